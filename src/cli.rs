@@ -1,0 +1,129 @@
+//! Command-line arguments (clap derive) and their validation into library settings.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use sudoku_batch::io::{Column, InputFormat, ReaderOptions};
+use sudoku_batch::solver::Algorithm;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  every record solved (and unique with --limit 2)
+  1  the run finished, but some records were malformed, invalid, unsolvable or multiple
+  2  usage or I/O error (the message names the path)";
+
+/// Solve, check and benchmark Sudoku puzzles in bulk.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
+    #[command(after_help = "\
+Examples:
+  sudoku-batch bench ../shared/datasets/puzzles3_magictour_top1465
+  sudoku-batch bench --threads 1 --limit 2 --json data/*.txt
+  sudoku-batch bench --algorithm naive,mrv,fast --seconds 5 top1465.txt")]
+    Bench(BenchArgs),
+}
+
+/// Options shared by every command that reads puzzles.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input format: auto, lines, csv, block or board (LeetCode). Auto looks at the first line.
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = parse_input_format)]
+    pub input_format: InputFormat,
+
+    /// CSV puzzle column, by header name or 0-based index (default: puzzle, quizzes, quiz, question).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+}
+
+impl InputArgs {
+    /// The reader settings these options ask for.
+    pub fn reader_options(&self) -> ReaderOptions {
+        ReaderOptions {
+            format: self.input_format,
+            column: self
+                .column
+                .as_ref()
+                .map(|c| match c.trim().parse::<usize>() {
+                    Ok(i) => Column::Index(i),
+                    Err(_) => Column::Name(c.clone()),
+                }),
+        }
+    }
+}
+
+/// `sudoku-batch bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files (line files, CSV, ... as for `solve`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Algorithms to measure, comma-separated: fast, mrv, naive.
+    #[arg(long, short, value_delimiter = ',', default_value = "fast")]
+    pub algorithm: Vec<Algorithm>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+
+    /// Solutions to look for: 1 finds one, 2 also proves uniqueness.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+
+    /// Minimum timed seconds per dataset and algorithm (slow algorithms are cut off there).
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+
+    /// Print one JSON object per line instead of a table.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+fn parse_input_format(s: &str) -> Result<InputFormat, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "auto" => Ok(InputFormat::Auto),
+        "lines" | "line" => Ok(InputFormat::Lines),
+        "csv" => Ok(InputFormat::Csv),
+        "block" | "blocks" => Ok(InputFormat::Block),
+        "board" | "leetcode" => Ok(InputFormat::Board),
+        _ => Err(format!(
+            "unknown input format {s:?} (auto, lines, csv, block, board)"
+        )),
+    }
+}
+
+/// The thread count to use: the option, else `RAYON_NUM_THREADS`, else all cores.
+pub fn threads(option: Option<usize>) -> usize {
+    option
+        .or_else(|| std::env::var("RAYON_NUM_THREADS").ok()?.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// CPU features this binary was compiled to use, for `--version`.
+pub fn cpu_features() -> String {
+    let mut f: Vec<&str> = Vec::new();
+    macro_rules! feature {
+        ($($name:tt),*) => {$( if cfg!(target_feature = $name) { f.push($name); } )*};
+    }
+    feature!("sse4.2", "popcnt", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f", "neon");
+    if f.is_empty() {
+        "baseline".to_string()
+    } else {
+        f.join(" ")
+    }
+}

@@ -1,0 +1,115 @@
+//! Errors of the library. A bad puzzle is data (a status in its output row), not an `Err`;
+//! these types describe *why* a text is not a puzzle, for the messages users read.
+
+use thiserror::Error;
+
+/// Why a text could not be read as a grid.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GridError {
+    /// A character that is neither a digit 1-9 nor an empty-cell mark (`.`, `0`, `_`, `-`).
+    #[error("character {position} is {found:?}, not a digit 1-9 or an empty-cell mark (. 0 _ -)")]
+    BadChar {
+        /// 1-based character position in the puzzle field.
+        position: usize,
+        /// The offending character.
+        found: char,
+    },
+    /// The puzzle field does not have 81 cells.
+    #[error("{found} cells, expected 81")]
+    Length {
+        /// How many cells were found.
+        found: usize,
+    },
+    /// A LeetCode-style board that is not 9 lists of 9 one-character strings.
+    #[error("LeetCode board: {message}")]
+    Board {
+        /// What is wrong, with row/column where known.
+        message: String,
+    },
+    /// A 9-line block that is not 9 rows of 9 cells.
+    #[error("block{}: {message}", if *line > 0 { format!(" line {line}") } else { String::new() })]
+    Block {
+        /// 1-based line within the block (0 when the whole block is at fault).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Why one input record is not a usable puzzle (the record is still reported).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// The puzzle text does not parse.
+    #[error(transparent)]
+    Grid(#[from] GridError),
+    /// A CSV row too short to have the puzzle column.
+    #[error("no {column:?} field: the row has {fields} field(s)")]
+    MissingField {
+        /// The puzzle column's header name.
+        column: String,
+        /// How many fields the row has.
+        fields: usize,
+    },
+}
+
+/// Problems that stop reading an input: the file cannot be opened or read, or it has no
+/// puzzle column. Each names the input.
+#[derive(Debug, Error)]
+pub enum InputError {
+    /// The input cannot be opened.
+    #[error("{path}: cannot open: {source}")]
+    Open {
+        /// The input's name.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The input is a directory.
+    #[error("{path}: is a directory, not a puzzle file")]
+    IsDirectory {
+        /// The input's name.
+        path: String,
+    },
+    /// Reading failed part-way (includes a truncated or corrupt `.gz`).
+    #[error("{path}: read error after line {line}: {source}")]
+    Read {
+        /// The input's name.
+        path: String,
+        /// The last line read completely.
+        line: u64,
+        /// The OS or decoder error.
+        source: std::io::Error,
+    },
+    /// A CSV syntax problem the reader cannot get past.
+    #[error("{path}:{line}: CSV error: {message}")]
+    Csv {
+        /// The input's name.
+        path: String,
+        /// Where it happened.
+        line: u64,
+        /// What the CSV parser said.
+        message: String,
+    },
+    /// A CSV input whose header has no puzzle column.
+    #[error("{path}: CSV header has no puzzle column: wanted {wanted}; found {found} (choose one with --column NAME|INDEX)")]
+    NoPuzzleColumn {
+        /// The input's name.
+        path: String,
+        /// What was looked for.
+        wanted: String,
+        /// The header's column names.
+        found: String,
+    },
+}
+
+impl InputError {
+    /// True for a read failure caused by a closed pipe or similar I/O condition.
+    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
+        match self {
+            InputError::Open { source, .. } | InputError::Read { source, .. } => {
+                Some(source.kind())
+            }
+            _ => None,
+        }
+    }
+}

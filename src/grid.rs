@@ -1,0 +1,506 @@
+//! `Grid`: the 81 cells of a puzzle or a solution, and the text formats people write them in.
+//!
+//! Three input forms are understood:
+//! - an 81-character line (`1`-`9` are clues; `.`, `0`, `_` and `-` are empty cells),
+//! - a LeetCode board (`[["5","3",".",...],...]`, 9 lists of 9 one-character strings),
+//! - a 9-line block (9 rows of 9 cells; `|`, `+`, spaces and separator lines are ignored).
+//!
+//! Cells are stored as `0` (empty) or `1..=9`, row-major: cell `r * 9 + c`.
+
+use std::fmt;
+
+use crate::error::GridError;
+
+/// Number of cells in a grid.
+pub const CELLS: usize = 81;
+
+/// A 9x9 Sudoku grid: `0` is an empty cell, `1..=9` a digit. Row-major, 81 bytes, `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid([u8; CELLS]);
+
+/// A unit of the grid: a row, a column or a box, numbered from 1 as people count them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Row 1..=9, top to bottom.
+    Row(u8),
+    /// Column 1..=9, left to right.
+    Column(u8),
+    /// Box 1..=9, left to right then top to bottom.
+    Box(u8),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(n) => write!(f, "row {n}"),
+            Unit::Column(n) => write!(f, "column {n}"),
+            Unit::Box(n) => write!(f, "box {n}"),
+        }
+    }
+}
+
+/// Two equal digits in one unit: the givens of a puzzle break a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Conflict {
+    /// The unit holding the digit twice.
+    pub unit: Unit,
+    /// The repeated digit, `1..=9`.
+    pub digit: u8,
+    /// The two cells (0-based, row-major) that hold it.
+    pub cells: [u8; 2],
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = self.cells.map(cell_name);
+        write!(
+            f,
+            "digit {} appears twice in {} ({a} and {b})",
+            self.digit, self.unit
+        )
+    }
+}
+
+/// `r3c7` style name of a 0-based cell index, as Sudoku players write it.
+pub fn cell_name(cell: u8) -> String {
+    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+}
+
+/// The value of one input character as a cell: `Some(0)` empty, `Some(1..=9)` digit, `None` not a cell.
+#[inline]
+pub fn cell_value(byte: u8) -> Option<u8> {
+    match byte {
+        b'1'..=b'9' => Some(byte - b'0'),
+        b'.' | b'0' | b'_' | b'-' => Some(0),
+        _ => None,
+    }
+}
+
+/// The character at byte offset `at` of `text`, for error messages (handles non-ASCII text).
+fn char_at(text: &[u8], at: usize) -> char {
+    match std::str::from_utf8(&text[at..]) {
+        Ok(s) => s.chars().next().unwrap_or('\u{FFFD}'),
+        Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&text[at..at + e.valid_up_to()])
+            .map_or('\u{FFFD}', |s| s.chars().next().unwrap_or('\u{FFFD}')),
+        Err(_) => '\u{FFFD}',
+    }
+}
+
+impl Grid {
+    /// The grid with every cell empty.
+    pub const EMPTY: Grid = Grid([0; CELLS]);
+
+    /// A grid from cell values (`0` empty, `1..=9` digits); `None` if a value is above 9.
+    pub fn from_cells(cells: [u8; CELLS]) -> Option<Grid> {
+        cells.iter().all(|&v| v <= 9).then_some(Grid(cells))
+    }
+
+    /// The cell values, row-major (`0` empty).
+    #[inline]
+    pub fn cells(&self) -> &[u8; CELLS] {
+        &self.0
+    }
+
+    /// The value of cell `index` (0-based, row-major): `0` empty or `1..=9`.
+    #[inline]
+    pub fn get(&self, index: usize) -> u8 {
+        self.0[index]
+    }
+
+    /// Set cell `index` to `value` (`0` empties it). Panics if `value > 9`.
+    #[inline]
+    pub fn set(&mut self, index: usize, value: u8) {
+        assert!(value <= 9, "cell value {value} is not 0..=9");
+        self.0[index] = value;
+    }
+
+    /// Parse an 81-cell line given as bytes (no surrounding whitespace is allowed).
+    pub fn from_line_bytes(line: &[u8]) -> Result<Grid, GridError> {
+        let mut cells = [0u8; CELLS];
+        let mut n = 0usize;
+        for (at, &byte) in line.iter().enumerate() {
+            let Some(v) = cell_value(byte) else {
+                return Err(GridError::BadChar {
+                    position: at + 1,
+                    found: char_at(line, at),
+                });
+            };
+            if n < CELLS {
+                cells[n] = v;
+            }
+            n += 1;
+        }
+        if n != CELLS {
+            return Err(GridError::Length { found: n });
+        }
+        Ok(Grid(cells))
+    }
+
+    /// Parse an 81-character line (`1`-`9` clues; `.`, `0`, `_`, `-` empty). Surrounding
+    /// whitespace is ignored.
+    pub fn from_line(line: &str) -> Result<Grid, GridError> {
+        Grid::from_line_bytes(line.trim().as_bytes())
+    }
+
+    /// Parse a LeetCode board: `[["5","3",".",...],...]`, 9 lists of 9 one-character strings
+    /// (double or single quotes; whitespace and newlines anywhere).
+    pub fn from_leetcode(text: &str) -> Result<Grid, GridError> {
+        let mut cells = [0u8; CELLS];
+        let (mut depth, mut row, mut col) = (0usize, 0usize, 0usize);
+        let mut chars = text.char_indices().peekable();
+        let err = |msg: String| GridError::Board { message: msg };
+        while let Some((at, ch)) = chars.next() {
+            match ch {
+                '[' => {
+                    depth += 1;
+                    if depth > 2 {
+                        return Err(err(format!("nested list too deep at offset {at}")));
+                    }
+                    if depth == 2 {
+                        if row >= 9 {
+                            return Err(err("more than 9 rows".into()));
+                        }
+                        col = 0;
+                    }
+                }
+                ']' => {
+                    if depth == 2 {
+                        if col != 9 {
+                            return Err(err(format!(
+                                "row {} has {col} cells, expected 9",
+                                row + 1
+                            )));
+                        }
+                        row += 1;
+                    }
+                    depth = depth
+                        .checked_sub(1)
+                        .ok_or_else(|| err("unbalanced ']'".into()))?;
+                    if depth == 0 {
+                        if let Some((at, c)) = chars.find(|(_, c)| !c.is_whitespace()) {
+                            return Err(err(format!(
+                                "unexpected '{c}' after the board at offset {at}"
+                            )));
+                        }
+                    }
+                }
+                '"' | '\'' if depth == 2 => {
+                    let quote = ch;
+                    let value: String = chars
+                        .by_ref()
+                        .map(|(_, c)| c)
+                        .take_while(|&c| c != quote)
+                        .collect();
+                    let mut vs = value.chars();
+                    let cell = match (vs.next(), vs.next()) {
+                        (Some(c), None) if c.is_ascii() => cell_value(c as u8),
+                        _ => None,
+                    };
+                    let Some(v) = cell else {
+                        return Err(err(format!(
+                            "row {} column {}: {value:?} is not a digit 1-9 or an empty-cell mark",
+                            row + 1,
+                            col + 1
+                        )));
+                    };
+                    if col >= 9 {
+                        return Err(err(format!("row {} has more than 9 cells", row + 1)));
+                    }
+                    cells[row * 9 + col] = v;
+                    col += 1;
+                }
+                ',' if depth >= 1 => {}
+                c if c.is_whitespace() => {}
+                c => return Err(err(format!("unexpected '{c}' at offset {at}"))),
+            }
+        }
+        if depth != 0 {
+            return Err(err("the board is not closed with ']'".into()));
+        }
+        if row != 9 {
+            return Err(err(format!("{row} rows, expected 9")));
+        }
+        Ok(Grid(cells))
+    }
+
+    /// Parse a 9-line block: 9 rows of 9 cells. Spaces, `|` and `+` are ignored, as are
+    /// separator lines made only of `-`, `+`, `|`, `=` and spaces, and blank lines.
+    pub fn from_block(text: &str) -> Result<Grid, GridError> {
+        let mut cells = [0u8; CELLS];
+        let mut row = 0usize;
+        for (line_no, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.chars().all(|c| "-+|=* ".contains(c)) {
+                continue;
+            }
+            if row >= 9 {
+                return Err(GridError::Block {
+                    line: line_no + 1,
+                    message: "more than 9 rows".into(),
+                });
+            }
+            let mut col = 0usize;
+            for (at, ch) in line.char_indices() {
+                if ch == '|' || ch == '+' || ch.is_whitespace() {
+                    continue;
+                }
+                let v = if ch.is_ascii() {
+                    cell_value(ch as u8)
+                } else {
+                    None
+                };
+                let Some(v) = v else {
+                    return Err(GridError::Block {
+                        line: line_no + 1,
+                        message: format!("'{ch}' at column {} is not a cell", at + 1),
+                    });
+                };
+                if col >= 9 {
+                    return Err(GridError::Block {
+                        line: line_no + 1,
+                        message: "more than 9 cells in the row".into(),
+                    });
+                }
+                cells[row * 9 + col] = v;
+                col += 1;
+            }
+            if col != 9 {
+                return Err(GridError::Block {
+                    line: line_no + 1,
+                    message: format!("{col} cells in the row, expected 9"),
+                });
+            }
+            row += 1;
+        }
+        if row != 9 {
+            return Err(GridError::Block {
+                line: 0,
+                message: format!("{row} rows, expected 9"),
+            });
+        }
+        Ok(Grid(cells))
+    }
+
+    /// Parse any of the three forms, chosen by shape: `[` starts a LeetCode board, several
+    /// non-blank lines make a block, anything else is an 81-character line.
+    pub fn parse(text: &str) -> Result<Grid, GridError> {
+        let t = text.trim_start_matches('\u{feff}').trim();
+        if t.starts_with('[') {
+            Grid::from_leetcode(t)
+        } else if t.lines().filter(|l| !l.trim().is_empty()).count() > 1 {
+            Grid::from_block(t)
+        } else {
+            Grid::from_line(t)
+        }
+    }
+
+    /// Write the grid as 81 ASCII characters, `empty` for empty cells.
+    #[inline]
+    pub fn write_line(&self, empty: u8, out: &mut [u8; CELLS]) {
+        for (o, &v) in out.iter_mut().zip(self.0.iter()) {
+            *o = if v == 0 { empty } else { b'0' + v };
+        }
+    }
+
+    /// The grid as an 81-character line with `.` for empty cells.
+    pub fn to_line(&self) -> String {
+        let mut out = [0u8; CELLS];
+        self.write_line(b'.', &mut out);
+        out.iter().map(|&b| b as char).collect()
+    }
+
+    /// A readable 11-line block with box separators.
+    pub fn to_block(&self) -> String {
+        let mut s = String::with_capacity(256);
+        for r in 0..9 {
+            if r == 3 || r == 6 {
+                s.push_str("------+-------+------\n");
+            }
+            for c in 0..9 {
+                if c == 3 || c == 6 {
+                    s.push_str("| ");
+                }
+                let v = self.0[r * 9 + c];
+                s.push(if v == 0 { '.' } else { (b'0' + v) as char });
+                s.push(if c == 8 { '\n' } else { ' ' });
+            }
+        }
+        s
+    }
+
+    /// Number of filled cells.
+    pub fn clues(&self) -> usize {
+        self.0.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// The first pair of equal digits in a row, column or box, if any.
+    pub fn conflict(&self) -> Option<Conflict> {
+        // For each unit kind and digit, remember the first cell seen.
+        let mut seen = [[[u8::MAX; 10]; 9]; 3];
+        for (cell, &v) in self.0.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (r, c) = (cell / 9, cell % 9);
+            let units = [
+                (0, r, Unit::Row(r as u8 + 1)),
+                (1, c, Unit::Column(c as u8 + 1)),
+                (
+                    2,
+                    (r / 3) * 3 + c / 3,
+                    Unit::Box(((r / 3) * 3 + c / 3) as u8 + 1),
+                ),
+            ];
+            for (kind, idx, unit) in units {
+                let first = &mut seen[kind][idx][v as usize];
+                if *first != u8::MAX {
+                    return Some(Conflict {
+                        unit,
+                        digit: v,
+                        cells: [*first, cell as u8],
+                    });
+                }
+                *first = cell as u8;
+            }
+        }
+        None
+    }
+
+    /// True when every cell is filled and no unit repeats a digit.
+    pub fn is_complete_valid(&self) -> bool {
+        self.0.iter().all(|&v| v != 0) && self.conflict().is_none()
+    }
+
+    /// True when `self` is a complete valid grid that keeps every clue of `puzzle`.
+    pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
+        self.is_complete_valid() && self.keeps_clues_of(puzzle)
+    }
+
+    /// True when every clue of `puzzle` has the same value here.
+    pub fn keeps_clues_of(&self, puzzle: &Grid) -> bool {
+        puzzle
+            .0
+            .iter()
+            .zip(self.0.iter())
+            .all(|(&p, &s)| p == 0 || p == s)
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({})", self.to_line())
+    }
+}
+
+impl std::str::FromStr for Grid {
+    type Err = GridError;
+    fn from_str(s: &str) -> Result<Grid, GridError> {
+        Grid::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEETCODE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
+    const LEETCODE_LINE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn line_round_trip_and_empty_marks() {
+        let g = Grid::from_line(LEETCODE_LINE).unwrap();
+        assert_eq!(g.to_line(), LEETCODE_LINE);
+        let zeros = LEETCODE_LINE.replace('.', "0");
+        assert_eq!(Grid::from_line(&zeros).unwrap(), g);
+        let mixed = LEETCODE_LINE.replacen('.', "_", 3).replacen('.', "-", 3);
+        assert_eq!(Grid::from_line(&mixed).unwrap(), g);
+        assert_eq!(g.clues(), 30);
+    }
+
+    #[test]
+    fn line_errors_name_position_and_char() {
+        let mut bad = LEETCODE_LINE.to_string();
+        bad.replace_range(10..11, "x");
+        assert_eq!(
+            Grid::from_line(&bad),
+            Err(GridError::BadChar {
+                position: 11,
+                found: 'x'
+            })
+        );
+        assert_eq!(
+            Grid::from_line(&LEETCODE_LINE[..80]),
+            Err(GridError::Length { found: 80 })
+        );
+        let long = format!("{LEETCODE_LINE}1");
+        assert_eq!(Grid::from_line(&long), Err(GridError::Length { found: 82 }));
+        let unicode = format!("{}é{}", &LEETCODE_LINE[..5], &LEETCODE_LINE[6..]);
+        assert_eq!(
+            Grid::from_line(&unicode),
+            Err(GridError::BadChar {
+                position: 6,
+                found: 'é'
+            })
+        );
+    }
+
+    #[test]
+    fn leetcode_board() {
+        let g = Grid::from_leetcode(LEETCODE).unwrap();
+        assert_eq!(g.to_line(), LEETCODE_LINE);
+        assert_eq!(Grid::parse(&LEETCODE.replace('"', "'")).unwrap(), g);
+        let short = LEETCODE.replacen("\"5\",", "", 1);
+        assert!(Grid::from_leetcode(&short)
+            .unwrap_err()
+            .to_string()
+            .contains("row 1"));
+        let bad = LEETCODE.replacen("\"3\"", "\"x\"", 1);
+        let msg = Grid::from_leetcode(&bad).unwrap_err().to_string();
+        assert!(msg.contains("row 1 column 2"), "{msg}");
+    }
+
+    #[test]
+    fn block_round_trip() {
+        let g = Grid::from_line(LEETCODE_LINE).unwrap();
+        let block = g.to_block();
+        assert_eq!(Grid::from_block(&block).unwrap(), g);
+        assert_eq!(Grid::parse(&block).unwrap(), g);
+        let plain: String = LEETCODE_LINE
+            .as_bytes()
+            .chunks(9)
+            .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+            .collect();
+        assert_eq!(Grid::parse(&plain).unwrap(), g);
+        let missing = plain.lines().take(8).collect::<Vec<_>>().join("\n");
+        assert!(Grid::from_block(&missing).is_err());
+    }
+
+    #[test]
+    fn conflicts_name_unit_and_digit() {
+        let g = Grid::from_line(LEETCODE_LINE).unwrap();
+        assert_eq!(g.conflict(), None);
+        let mut row = g;
+        row.set(2, 5); // row 1 already has 5 at r1c1
+        let c = row.conflict().unwrap();
+        assert_eq!((c.unit, c.digit), (Unit::Row(1), 5));
+        assert_eq!(
+            c.to_string(),
+            "digit 5 appears twice in row 1 (r1c1 and r1c3)"
+        );
+        let mut col = Grid::EMPTY;
+        col.set(4, 7);
+        col.set(76, 7);
+        assert_eq!(col.conflict().unwrap().unit, Unit::Column(5));
+        let mut bx = Grid::EMPTY;
+        bx.set(0, 2);
+        bx.set(20, 2);
+        assert_eq!(bx.conflict().unwrap().unit, Unit::Box(1));
+    }
+}

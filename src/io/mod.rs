@@ -1,0 +1,5 @@
+//! Reading puzzles from files and stdin, and writing results.
+
+pub mod reader;
+
+pub use reader::{load_puzzles, Column, Input, InputFormat, ReaderOptions, Record, RecordReader};

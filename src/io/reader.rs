@@ -1,0 +1,646 @@
+//! Streaming puzzle readers: line files, CSV with a header, 9-line blocks and LeetCode boards.
+//!
+//! Every record keeps its 1-based input line number. A record whose puzzle cannot be parsed is
+//! still a record (its `puzzle` is an `Err`), so every input record yields one output record.
+//! Only I/O failures and file-level problems (a CSV with no puzzle column) stop the reader.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use flate2::read::MultiGzDecoder;
+
+use crate::error::{InputError, RecordError};
+use crate::grid::{cell_value, Grid, CELLS};
+
+/// How to read an input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Decide from the first data line (the default).
+    #[default]
+    Auto,
+    /// One puzzle per line: the first field of 81 cells, fields split on `,` `;` tab or space.
+    Lines,
+    /// CSV with a header row; the puzzle column is found by name.
+    Csv,
+    /// 9-line blocks (9 rows of 9 cells), one puzzle after another.
+    Block,
+    /// One LeetCode board (`[["5","3",...],...]`) for the whole input.
+    Board,
+}
+
+/// Which CSV column holds the puzzles (`--column`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// A header name, matched without regard to case or surrounding spaces.
+    Name(String),
+    /// A 0-based column index.
+    Index(usize),
+}
+
+/// Reader settings.
+#[derive(Clone, Debug, Default)]
+pub struct ReaderOptions {
+    /// The input format (auto-detected by default).
+    pub format: InputFormat,
+    /// The puzzle column of a CSV input (found by name when `None`).
+    pub column: Option<Column>,
+}
+
+/// Where puzzles come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Standard input.
+    Stdin,
+    /// A file; a `.gz` name (or gzip magic bytes) is decompressed on the fly.
+    Path(PathBuf),
+}
+
+impl Input {
+    /// `-` means standard input, anything else a path.
+    pub fn from_arg(arg: &str) -> Input {
+        if arg == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(PathBuf::from(arg))
+        }
+    }
+
+    /// The name used in messages: the path, or `<stdin>`.
+    pub fn label(&self) -> String {
+        match self {
+            Input::Stdin => "<stdin>".to_string(),
+            Input::Path(p) => p.display().to_string(),
+        }
+    }
+
+    /// The size in bytes of a regular file (compressed size for `.gz`), for progress.
+    pub fn size(&self) -> Option<u64> {
+        match self {
+            Input::Stdin => None,
+            Input::Path(p) => std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len()),
+        }
+    }
+}
+
+/// One input record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// 1-based line number where the record starts.
+    pub line: u64,
+    /// The `id` column of a CSV input, when there is one.
+    pub id: Option<String>,
+    /// The puzzle, or why its text is not one.
+    pub puzzle: Result<Grid, RecordError>,
+    /// The published solution carried with the puzzle (CSV solution column, or the second
+    /// 81-cell field of a line), when there is one.
+    pub solution: Option<Result<Grid, RecordError>>,
+}
+
+/// Counts the bytes read from the underlying source (compressed bytes for `.gz`).
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+type Source = Box<dyn BufRead + Send>;
+
+const BUFFER: usize = 1 << 16;
+
+/// Open `input` as a buffered byte stream, decompressing gzip; counts raw bytes into `count`.
+fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, InputError> {
+    let label = input.label();
+    let raw: Box<dyn Read + Send> = match input {
+        Input::Stdin => Box::new(io::stdin()),
+        Input::Path(p) => {
+            if p.is_dir() {
+                return Err(InputError::IsDirectory { path: label });
+            }
+            Box::new(File::open(p).map_err(|e| InputError::Open {
+                path: label.clone(),
+                source: e,
+            })?)
+        }
+    };
+    let mut buffered = BufReader::with_capacity(BUFFER, Counting { inner: raw, count });
+    let is_gz_name = matches!(input, Input::Path(p) if p.extension().is_some_and(|e| e == "gz"));
+    let head = buffered.fill_buf().map_err(|e| InputError::Read {
+        path: label.clone(),
+        line: 0,
+        source: e,
+    })?;
+    if is_gz_name || head.starts_with(&[0x1f, 0x8b]) {
+        Ok(Box::new(BufReader::with_capacity(
+            BUFFER,
+            MultiGzDecoder::new(buffered),
+        )))
+    } else {
+        Ok(Box::new(buffered))
+    }
+}
+
+/// Names of the CSV columns that hold puzzles, solutions and ids, in order of preference.
+const PUZZLE_NAMES: [&str; 4] = ["puzzle", "quizzes", "quiz", "question"];
+const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
+const ID_NAMES: [&str; 1] = ["id"];
+
+/// A streaming reader of [`Record`]s from one input.
+pub struct RecordReader {
+    label: String,
+    bytes: Arc<AtomicU64>,
+    kind: Kind,
+}
+
+enum Kind {
+    Lines(LineReader),
+    Csv(CsvReader),
+    Block(LineReader),
+    Board(Option<Record>),
+}
+
+/// Reads lines into one reused buffer, tracking line numbers, the BOM and CR.
+struct LineReader {
+    src: Source,
+    buf: Vec<u8>,
+    line: u64,
+}
+
+impl LineReader {
+    /// The next line without its terminator (`\n`, `\r\n`) and, on line 1, without a BOM.
+    fn next_line(&mut self, label: &str) -> Result<Option<(u64, &[u8])>, InputError> {
+        self.buf.clear();
+        let n = self
+            .src
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| InputError::Read {
+                path: label.to_string(),
+                line: self.line + 1,
+                source: e,
+            })?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        let mut s = &self.buf[..];
+        if self.line == 1 {
+            s = s.strip_prefix(b"\xef\xbb\xbf").unwrap_or(s);
+        }
+        s = s.strip_suffix(b"\n").unwrap_or(s);
+        s = s.strip_suffix(b"\r").unwrap_or(s);
+        Ok(Some((self.line, s)))
+    }
+}
+
+fn is_blank_or_comment(line: &[u8]) -> bool {
+    match line.iter().position(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(i) => line[i] == b'#',
+    }
+}
+
+fn is_separator(b: u8) -> bool {
+    matches!(b, b',' | b';' | b'\t' | b' ')
+}
+
+/// Fields of a line split on `,` `;` tab and space, with surrounding quotes removed.
+fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| is_separator(b))
+        .filter(|f| !f.is_empty())
+        .map(|f| match f {
+            [b'"', inner @ .., b'"'] | [b'\'', inner @ .., b'\''] => inner,
+            _ => f,
+        })
+}
+
+fn is_cell_field(f: &[u8]) -> bool {
+    f.len() == CELLS && f.iter().all(|&b| cell_value(b).is_some())
+}
+
+/// Parse one line of a line file: the first 81-cell field is the puzzle, a second one the
+/// solution. A line with no such field is malformed, described by its longest field.
+fn parse_line(line: &[u8], number: u64) -> Record {
+    let mut cells = fields(line).filter(|f| is_cell_field(f));
+    let puzzle = match cells.next() {
+        Some(p) => Grid::from_line_bytes(p).map_err(RecordError::Grid),
+        None => {
+            let longest = fields(line).max_by_key(|f| f.len()).unwrap_or(line);
+            Err(RecordError::Grid(
+                Grid::from_line_bytes(longest).expect_err("not an 81-cell field"),
+            ))
+        }
+    };
+    let solution = cells
+        .next()
+        .map(|s| Grid::from_line_bytes(s).map_err(RecordError::Grid));
+    Record {
+        line: number,
+        id: None,
+        puzzle,
+        solution,
+    }
+}
+
+/// CSV input with a header: the puzzle, solution and id columns by index.
+struct CsvReader {
+    rdr: csv::Reader<Source>,
+    row: csv::ByteRecord,
+    puzzle: usize,
+    puzzle_name: String,
+    solution: Option<usize>,
+    id: Option<usize>,
+}
+
+fn find_column(headers: &csv::ByteRecord, names: &[&str]) -> Option<usize> {
+    names.iter().find_map(|want| {
+        headers
+            .iter()
+            .position(|h| String::from_utf8_lossy(h).trim().eq_ignore_ascii_case(want))
+    })
+}
+
+impl CsvReader {
+    fn new(
+        src: Source,
+        delimiter: u8,
+        column: Option<&Column>,
+        label: &str,
+    ) -> Result<Self, InputError> {
+        let mut rdr = csv::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .flexible(true)
+            .has_headers(true)
+            .from_reader(src);
+        let headers = rdr.byte_headers().map_err(|e| csv_error(label, e))?.clone();
+        let header_names = || {
+            headers
+                .iter()
+                .map(|h| String::from_utf8_lossy(h).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let puzzle = match column {
+            Some(Column::Index(i)) if *i < headers.len() => Some(*i),
+            Some(Column::Index(_)) => None,
+            Some(Column::Name(n)) => find_column(&headers, &[n.as_str()]),
+            None => find_column(&headers, &PUZZLE_NAMES),
+        };
+        let Some(puzzle) = puzzle else {
+            return Err(InputError::NoPuzzleColumn {
+                path: label.to_string(),
+                wanted: match column {
+                    Some(Column::Name(n)) => format!("a column named {n:?}"),
+                    Some(Column::Index(i)) => {
+                        format!("a column {i} (the header has {})", headers.len())
+                    }
+                    None => format!("a column named {}", PUZZLE_NAMES.join(", ")),
+                },
+                found: header_names(),
+            });
+        };
+        let puzzle_name = String::from_utf8_lossy(&headers[puzzle]).trim().to_string();
+        Ok(CsvReader {
+            solution: find_column(&headers, &SOLUTION_NAMES).filter(|&s| s != puzzle),
+            id: find_column(&headers, &ID_NAMES).filter(|&s| s != puzzle),
+            rdr,
+            row: csv::ByteRecord::new(),
+            puzzle,
+            puzzle_name,
+        })
+    }
+
+    fn next(&mut self, label: &str) -> Result<Option<Record>, InputError> {
+        loop {
+            if !self
+                .rdr
+                .read_byte_record(&mut self.row)
+                .map_err(|e| csv_error(label, e))?
+            {
+                return Ok(None);
+            }
+            // Blank lines come back as one empty field; skip them like the line reader does.
+            if self.row.len() == 1 && self.row[0].iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let line = self.row.position().map_or(0, |p| p.line());
+            let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
+            let puzzle = match field(self.puzzle) {
+                Some(f) => Grid::from_line_bytes(f).map_err(RecordError::Grid),
+                None => Err(RecordError::MissingField {
+                    column: self.puzzle_name.clone(),
+                    fields: self.row.len(),
+                }),
+            };
+            let solution = self
+                .solution
+                .and_then(field)
+                .filter(|f| !f.is_empty())
+                .map(|f| Grid::from_line_bytes(f).map_err(RecordError::Grid));
+            let id = self
+                .id
+                .and_then(field)
+                .map(|f| String::from_utf8_lossy(f).into_owned());
+            return Ok(Some(Record {
+                line,
+                id,
+                puzzle,
+                solution,
+            }));
+        }
+    }
+}
+
+fn csv_error(label: &str, e: csv::Error) -> InputError {
+    let line = e.position().map_or(0, |p| p.line());
+    match e.into_kind() {
+        csv::ErrorKind::Io(source) => InputError::Read {
+            path: label.to_string(),
+            line,
+            source,
+        },
+        other => InputError::Csv {
+            path: label.to_string(),
+            line,
+            message: format!("{:?}", other),
+        },
+    }
+}
+
+/// Pick the CSV delimiter of a header line: the most frequent of `,` `;` tab (`,` if none).
+fn csv_delimiter(header: &[u8]) -> u8 {
+    [b',', b';', b'\t']
+        .into_iter()
+        .map(|d| (header.iter().filter(|&&b| b == d).count(), d))
+        .max_by_key(|&(n, d)| (n, d == b','))
+        .filter(|&(n, _)| n > 0)
+        .map_or(b',', |(_, d)| d)
+}
+
+/// Decide the format from the first data line (BOM, blank and `#` lines skipped).
+fn detect(head: &[u8]) -> (InputFormat, u8) {
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let first = head
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .find(|l| !is_blank_or_comment(l));
+    let Some(first) = first else {
+        return (InputFormat::Lines, b',');
+    };
+    let trimmed = first.trim_ascii();
+    if trimmed.starts_with(b"[") {
+        return (InputFormat::Board, b',');
+    }
+    if fields(first).any(is_cell_field) {
+        return (InputFormat::Lines, b',');
+    }
+    let row_cells: Vec<u8> = trimmed
+        .iter()
+        .copied()
+        .filter(|b| !matches!(b, b'|' | b'+') && !b.is_ascii_whitespace())
+        .collect();
+    if row_cells.len() == 9 && row_cells.iter().all(|&b| cell_value(b).is_some()) {
+        return (InputFormat::Block, b',');
+    }
+    let delimiter = csv_delimiter(first);
+    let names: Vec<String> = first
+        .split(|&b| b == delimiter)
+        .map(|f| {
+            String::from_utf8_lossy(f)
+                .trim()
+                .trim_matches('"')
+                .to_ascii_lowercase()
+        })
+        .collect();
+    let known = PUZZLE_NAMES.iter().chain(&SOLUTION_NAMES).chain(&ID_NAMES);
+    if known.clone().any(|k| names.iter().any(|n| n == k)) {
+        return (InputFormat::Csv, delimiter);
+    }
+    (InputFormat::Lines, b',')
+}
+
+impl RecordReader {
+    /// Open `input` for reading records.
+    pub fn open(input: &Input, options: &ReaderOptions) -> Result<RecordReader, InputError> {
+        let bytes = Arc::new(AtomicU64::new(0));
+        let src = open_source(input, bytes.clone())?;
+        RecordReader::with_source(src, input.label(), bytes, options)
+    }
+
+    /// Read records from any buffered byte stream (`label` names it in messages).
+    pub fn from_reader(
+        src: Box<dyn BufRead + Send>,
+        label: &str,
+        options: &ReaderOptions,
+    ) -> Result<RecordReader, InputError> {
+        RecordReader::with_source(src, label.to_string(), Arc::new(AtomicU64::new(0)), options)
+    }
+
+    fn with_source(
+        mut src: Source,
+        label: String,
+        bytes: Arc<AtomicU64>,
+        options: &ReaderOptions,
+    ) -> Result<RecordReader, InputError> {
+        let read_err = |e| InputError::Read {
+            path: label.clone(),
+            line: 1,
+            source: e,
+        };
+        let head = src.fill_buf().map_err(read_err)?;
+        let (detected, delimiter) = detect(head);
+        let format = match options.format {
+            InputFormat::Auto => detected,
+            f => f,
+        };
+        let lines = |src| LineReader {
+            src,
+            buf: Vec::with_capacity(256),
+            line: 0,
+        };
+        let kind = match format {
+            InputFormat::Auto | InputFormat::Lines => Kind::Lines(lines(src)),
+            InputFormat::Block => Kind::Block(lines(src)),
+            InputFormat::Csv => {
+                if src
+                    .fill_buf()
+                    .map_err(read_err)?
+                    .starts_with(b"\xef\xbb\xbf")
+                {
+                    src.consume(3);
+                }
+                Kind::Csv(CsvReader::new(
+                    src,
+                    delimiter,
+                    options.column.as_ref(),
+                    &label,
+                )?)
+            }
+            InputFormat::Board => {
+                let mut text = String::new();
+                let mut bytes_in = Vec::new();
+                src.read_to_end(&mut bytes_in).map_err(read_err)?;
+                text.push_str(&String::from_utf8_lossy(&bytes_in));
+                let line = text
+                    .lines()
+                    .position(|l| !l.trim().is_empty())
+                    .map_or(1, |i| i as u64 + 1);
+                let puzzle = Grid::from_leetcode(text.trim_start_matches('\u{feff}'))
+                    .map_err(RecordError::Grid);
+                Kind::Board(Some(Record {
+                    line,
+                    id: None,
+                    puzzle,
+                    solution: None,
+                }))
+            }
+        };
+        Ok(RecordReader { label, bytes, kind })
+    }
+
+    /// The input's name in messages.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// A counter of the raw bytes read so far (compressed bytes for `.gz`).
+    pub fn bytes_read(&self) -> Arc<AtomicU64> {
+        self.bytes.clone()
+    }
+
+    /// The next record, or `None` at the end of the input.
+    pub fn next_record(&mut self) -> Result<Option<Record>, InputError> {
+        let label = &self.label;
+        match &mut self.kind {
+            Kind::Lines(r) => loop {
+                let Some((number, line)) = r.next_line(label)? else {
+                    return Ok(None);
+                };
+                if !is_blank_or_comment(line) {
+                    return Ok(Some(parse_line(line, number)));
+                }
+            },
+            Kind::Csv(r) => r.next(label),
+            Kind::Block(r) => next_block(r, label),
+            Kind::Board(b) => Ok(b.take()),
+        }
+    }
+
+    /// Append up to `max` records to `out`; returns how many were added (0 at the end).
+    pub fn read_batch(&mut self, out: &mut Vec<Record>, max: usize) -> Result<usize, InputError> {
+        let start = out.len();
+        while out.len() - start < max {
+            match self.next_record()? {
+                Some(r) => out.push(r),
+                None => break,
+            }
+        }
+        Ok(out.len() - start)
+    }
+}
+
+impl Iterator for RecordReader {
+    type Item = Result<Record, InputError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record().transpose()
+    }
+}
+
+/// The next 9-row block: rows are lines with 9 cells (`|`, `+` and spaces ignored); separator,
+/// blank and comment lines between rows are skipped. A row that is not 9 cells ends the block
+/// as a malformed record at that line.
+fn next_block(r: &mut LineReader, label: &str) -> Result<Option<Record>, InputError> {
+    let mut cells = [0u8; CELLS];
+    let mut rows = 0usize;
+    let mut start = 0u64;
+    loop {
+        let Some((number, line)) = r.next_line(label)? else {
+            if rows == 0 {
+                return Ok(None);
+            }
+            let err = GridBlockError::Rows(rows);
+            return Ok(Some(block_error(start, err)));
+        };
+        if is_blank_or_comment(line) || line.iter().all(|b| b"-+|=* \t".contains(b)) {
+            continue;
+        }
+        if rows == 0 {
+            start = number;
+        }
+        let row: Vec<u8> = line
+            .iter()
+            .copied()
+            .filter(|b| !matches!(b, b'|' | b'+') && !b.is_ascii_whitespace())
+            .collect();
+        if row.len() != 9 || !row.iter().all(|&b| cell_value(b).is_some()) {
+            return Ok(Some(block_error(
+                start,
+                GridBlockError::Row(number - start + 1, row.len()),
+            )));
+        }
+        for (c, &b) in row.iter().enumerate() {
+            cells[rows * 9 + c] = cell_value(b).unwrap_or(0);
+        }
+        rows += 1;
+        if rows == 9 {
+            let grid = Grid::from_cells(cells).expect("cells are 0..=9");
+            return Ok(Some(Record {
+                line: start,
+                id: None,
+                puzzle: Ok(grid),
+                solution: None,
+            }));
+        }
+    }
+}
+
+enum GridBlockError {
+    Rows(usize),
+    Row(u64, usize),
+}
+
+fn block_error(line: u64, e: GridBlockError) -> Record {
+    let message = match e {
+        GridBlockError::Rows(n) => format!("{n} rows at the end of the input, expected 9"),
+        GridBlockError::Row(at, n) => {
+            format!("line {at} of the block is not a row of 9 cells ({n} characters)")
+        }
+    };
+    Record {
+        line,
+        id: None,
+        puzzle: Err(RecordError::Grid(crate::error::GridError::Block {
+            line: 0,
+            message,
+        })),
+        solution: None,
+    }
+}
+
+/// Read every puzzle of a file (for benchmarks, which preload their input). Returns the
+/// puzzles and the number of records that were not puzzles.
+pub fn load_puzzles(
+    path: &Path,
+    options: &ReaderOptions,
+) -> Result<(Vec<Grid>, usize), InputError> {
+    let mut puzzles = Vec::new();
+    let mut malformed = 0;
+    for record in RecordReader::open(&Input::Path(path.to_path_buf()), options)? {
+        match record?.puzzle {
+            Ok(g) => puzzles.push(g),
+            Err(_) => malformed += 1,
+        }
+    }
+    Ok((puzzles, malformed))
+}

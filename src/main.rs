@@ -1,0 +1,36 @@
+//! The `sudoku-batch` binary: parse arguments, run the command, map the result to an exit code.
+
+mod cli;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> ExitCode {
+    let long_version = format!(
+        "{}\nCPU features: {}",
+        env!("CARGO_PKG_VERSION"),
+        cli::cpu_features()
+    );
+    let matches = cli::Cli::command()
+        .long_version(long_version.leak() as &str)
+        .get_matches();
+    let args = match cli::Cli::from_arg_matches(&matches) {
+        Ok(a) => a,
+        Err(e) => e.exit(),
+    };
+    match commands::run(args) {
+        Ok(code) => code,
+        Err(err) => {
+            if commands::is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("sudoku-batch: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

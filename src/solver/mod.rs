@@ -1,0 +1,236 @@
+//! Solvers: the fast bitmask solver and the two classic baselines it grew from.
+//!
+//! All three share [`Grid`] in and [`Outcome`] out, and count the same things:
+//! - **nodes**: search states visited, the root included. A state is what the solver holds
+//!   between two branching decisions; forced moves made by propagation stay inside one node.
+//! - **guesses**: assignments made at a branch point that had more than one candidate.
+//!
+//! So `nodes` compares directly across algorithms: it is the size of the search tree.
+//!
+//! No solver allocates, does I/O or keeps global state: each call is a pure function of its
+//! inputs (deterministic counts included).
+
+mod baseline;
+mod fast;
+mod tables;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+
+use crate::grid::{Conflict, Grid};
+
+/// What a solve found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// At least one solution and, if the limit was ≥ 2, exactly one.
+    Solved,
+    /// Two or more solutions (only reported when the limit is ≥ 2).
+    Multiple,
+    /// The givens are consistent but no grid completes them.
+    Unsolvable,
+    /// The givens already break a rule (see [`Outcome::conflict`]).
+    Invalid,
+    /// The caller's stop flag ended the search before it finished (never set without one).
+    Aborted,
+}
+
+impl Status {
+    /// The lowercase word used in output files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Multiple => "multiple",
+            Status::Unsolvable => "unsolvable",
+            Status::Invalid => "invalid",
+            Status::Aborted => "aborted",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The result of one solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// What was found.
+    pub status: Status,
+    /// The first solution found (the same one on every run).
+    pub solution: Option<Grid>,
+    /// Solutions found, at most the limit: `limit` means "limit or more".
+    pub solutions: u32,
+    /// Assignments made at branch points with more than one candidate.
+    pub guesses: u64,
+    /// Search states visited, the root included (0 for invalid givens).
+    pub nodes: u64,
+    /// For [`Status::Invalid`]: the unit and digit that break the rule.
+    pub conflict: Option<Conflict>,
+}
+
+impl Outcome {
+    fn invalid(conflict: Conflict) -> Outcome {
+        Outcome {
+            status: Status::Invalid,
+            solution: None,
+            solutions: 0,
+            guesses: 0,
+            nodes: 0,
+            conflict: Some(conflict),
+        }
+    }
+}
+
+/// How far a solve goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<'a> {
+    /// Stop after this many solutions: 1 finds one, 2 proves uniqueness, N counts up to N.
+    pub solutions: u32,
+    /// When set and raised by another thread, the slow baselines stop early with
+    /// [`Status::Aborted`] (checked every few thousand nodes; the fast solver ignores it).
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Limits<'_> {
+    /// Count up to `solutions` solutions, with no stop flag.
+    pub fn solutions(solutions: u32) -> Limits<'static> {
+        Limits {
+            solutions: solutions.max(1),
+            stop: None,
+        }
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// The counters and results every search keeps while it runs.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    limit: u32,
+    solutions: u32,
+    first: Option<Grid>,
+    guesses: u64,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl Tally {
+    fn new(limit: u32) -> Tally {
+        Tally {
+            limit: limit.max(1),
+            solutions: 0,
+            first: None,
+            guesses: 0,
+            nodes: 1,
+            aborted: false,
+        }
+    }
+
+    /// Record a solution; true when the search should stop.
+    #[inline]
+    fn found(&mut self, grid: impl FnOnce() -> Grid) -> bool {
+        if self.solutions == 0 {
+            self.first = Some(grid());
+        }
+        self.solutions += 1;
+        self.done()
+    }
+
+    #[inline]
+    fn done(&self) -> bool {
+        self.solutions >= self.limit || self.aborted
+    }
+
+    fn outcome(self) -> Outcome {
+        let status = match self.solutions {
+            _ if self.aborted => Status::Aborted,
+            0 => Status::Unsolvable,
+            1 => Status::Solved,
+            _ => Status::Multiple,
+        };
+        Outcome {
+            status,
+            solution: self.first,
+            solutions: self.solutions,
+            guesses: self.guesses,
+            nodes: self.nodes,
+            conflict: None,
+        }
+    }
+}
+
+/// The selectable algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// Digit-plane bitboards, naked + hidden singles and band-level locked candidates to a
+    /// fixed point, branching on a bivalue cell. The default.
+    #[default]
+    Fast,
+    /// Recursion on the empty cell with the fewest candidates, recomputed each call, with no
+    /// other propagation (the LeetCode "MRV" write-up).
+    Mrv,
+    /// Row-major backtracking that checks row, column and box bitmasks for each digit
+    /// (the classic LeetCode 37 answer).
+    Naive,
+}
+
+impl Algorithm {
+    /// Every algorithm, fastest first.
+    pub const ALL: [Algorithm; 3] = [Algorithm::Fast, Algorithm::Mrv, Algorithm::Naive];
+
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Fast => "fast",
+            Algorithm::Mrv => "mrv",
+            Algorithm::Naive => "naive",
+        }
+    }
+
+    /// Solve `grid` within `limits`.
+    pub fn solve(self, grid: &Grid, limits: &Limits<'_>) -> Outcome {
+        if let Some(conflict) = grid.conflict() {
+            return Outcome::invalid(conflict);
+        }
+        match self {
+            Algorithm::Fast => fast::solve(grid, limits.solutions.max(1)),
+            Algorithm::Mrv => baseline::solve_mrv(grid, limits),
+            Algorithm::Naive => baseline::solve_naive(grid, limits),
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Algorithm, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown algorithm {s:?} (expected fast, mrv or naive)"))
+    }
+}
+
+/// Solve with the fast solver, stopping after `limit` solutions (1 = find one, 2 = prove
+/// uniqueness, N = count up to N).
+pub fn solve_with_limit(grid: &Grid, limit: u32) -> Outcome {
+    Algorithm::Fast.solve(grid, &Limits::solutions(limit))
+}
+
+#[cfg(test)]
+mod tests;

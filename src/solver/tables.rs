@@ -1,0 +1,164 @@
+//! Lookup tables for the fast solver, built at compile time by `const fn`.
+//!
+//! They all work on one *band word*: the 27 cells of a band (3 rows × 9 columns) for one digit,
+//! bit `row_in_band * 9 + column`. See the diagram at the top of `fast.rs`.
+
+/// The 27 cells of a band.
+pub const BAND: u32 = (1 << 27) - 1;
+
+/// The 9 cells of each row of a band.
+pub const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
+
+/// `SHRINK[row9]`: which of the three boxes a 9-bit row still touches (3 bits, bit = box).
+pub static SHRINK: [u8; 512] = build_shrink();
+
+/// `COMPLEX[occupancy]`: the band cells a digit may keep, given which *mini-rows* (the 3-cell
+/// intersections of a row and a box; bit `row * 3 + box`) can still hold it.
+///
+/// A digit sits exactly once in each row and exactly once in each box of a band, so its
+/// mini-rows form a 3×3 permutation matrix. The table is the union of the 6 permutation
+/// matrices that fit in the occupancy, expanded to cells; 0 means none fits (contradiction).
+/// This one lookup applies box-line reduction in both directions (pointing and claiming) and
+/// finds hidden singles in boxes: a box with one mini-row forces that row.
+pub static COMPLEX: [u32; 512] = build_complex();
+
+/// `PERM9[occupancy]`: like [`COMPLEX`] but not expanded: the 9-bit union of the 3×3
+/// permutation matrices that fit in `occupancy` (used on the band × column matrix of a stack).
+pub static PERM9: [u32; 512] = build_perm9();
+
+/// `KEEP_OTHER[columns]`: the mask to apply to the *other two* bands of a digit, given the 9-bit
+/// set of columns this band can still use for it. When a box of this band can only use one
+/// column, that column's digit lies in this band, so the other bands lose the column.
+pub static KEEP_OTHER: [u32; 512] = build_keep_other();
+
+/// `SINGLE9[row9]`: the row itself when it holds exactly one cell, else 0.
+pub static SINGLE9: [u16; 512] = build_single9();
+
+const fn build_shrink() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if (v >> (3 * k)) & 7 != 0 {
+                t[v] |= 1 << k;
+            }
+            k += 1;
+        }
+        v += 1;
+    }
+    t
+}
+
+const fn build_perm9() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        t[occ] = perm_union(occ);
+        occ += 1;
+    }
+    t
+}
+
+/// The union of the 3×3 permutation matrices (bit `row * 3 + column`) inside `occ`.
+const fn perm_union(occ: usize) -> u32 {
+    const PERMS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut allowed = 0u32;
+    let mut p = 0;
+    while p < 6 {
+        let mut mask = 0usize;
+        let mut r = 0;
+        while r < 3 {
+            mask |= 1 << (r * 3 + PERMS[p][r]);
+            r += 1;
+        }
+        if mask & !occ == 0 {
+            allowed |= mask as u32;
+        }
+        p += 1;
+    }
+    allowed
+}
+
+const fn build_complex() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let allowed = perm_union(occ);
+        let mut cells = 0u32;
+        let mut bit = 0;
+        while bit < 9 {
+            if allowed & (1 << bit) != 0 {
+                let (r, k) = (bit / 3, bit % 3);
+                cells |= 0b111 << (r * 9 + k * 3);
+            }
+            bit += 1;
+        }
+        t[occ] = cells;
+        occ += 1;
+    }
+    t
+}
+
+const fn build_keep_other() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut locked = 0u32;
+        let mut k = 0;
+        while k < 3 {
+            let stack = (cols >> (3 * k)) & 7;
+            if stack != 0 && stack & (stack - 1) == 0 {
+                locked |= (stack as u32) << (3 * k);
+            }
+            k += 1;
+        }
+        t[cols] = !(locked | locked << 9 | locked << 18) & BAND;
+        cols += 1;
+    }
+    t
+}
+
+const fn build_single9() -> [u16; 512] {
+    let mut t = [0u16; 512];
+    let mut v = 1;
+    while v < 512 {
+        if v & (v - 1) == 0 {
+            t[v] = v as u16;
+        }
+        v += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn complex_keeps_full_band_and_rejects_empty_rows() {
+        assert_eq!(COMPLEX[0x1FF], BAND);
+        assert_eq!(COMPLEX[0], 0);
+        // Row 0 may only use box 0 and row 1 only box 0: no permutation fits.
+        assert_eq!(COMPLEX[0b111_001_001], 0);
+        // Row 0 only in box 1: the other rows lose box 1.
+        let t = COMPLEX[0b111_111_010];
+        assert_eq!(t & ROW[0], 0b111 << 3);
+        assert_eq!(t & ROW[1], (0b111_000_111) << 9);
+    }
+
+    #[test]
+    fn keep_other_locks_single_columns() {
+        // Box 0 uses only column 1: the other bands lose column 1 in all three rows.
+        let keep = KEEP_OTHER[0b111_111_010];
+        assert_eq!(!keep & BAND, 0b010 | 0b010 << 9 | 0b010 << 18);
+        assert_eq!(KEEP_OTHER[0x1FF], BAND);
+    }
+}

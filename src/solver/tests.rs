@@ -1,0 +1,276 @@
+//! Unit and property tests of the three solvers.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::grid::{Grid, Unit};
+
+/// The LeetCode 37 example.
+const LEETCODE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const LEETCODE_SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+/// A 17-clue puzzle: the first of tdoku's puzzles2_17_clue (Royle's list).
+const SEVENTEEN: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+/// Norvig's "impossible" puzzle: valid-looking givens, no solution (well known to take
+/// naive solvers a long time; the fast solver refutes it quickly).
+const NORVIG_IMPOSSIBLE: &str =
+    ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........";
+
+fn grid(s: &str) -> Grid {
+    Grid::from_line(s).unwrap()
+}
+
+fn all_agree(puzzle: &Grid, limit: u32) -> Outcome {
+    let fast = Algorithm::Fast.solve(puzzle, &Limits::solutions(limit));
+    for alg in [Algorithm::Mrv, Algorithm::Naive] {
+        let other = alg.solve(puzzle, &Limits::solutions(limit));
+        assert_eq!(
+            (other.status, other.solutions, other.solution),
+            (fast.status, fast.solutions, fast.solution),
+            "{alg} disagrees with fast on {puzzle}"
+        );
+    }
+    fast
+}
+
+#[test]
+fn leetcode_example_solves_uniquely_with_every_algorithm() {
+    let p = grid(LEETCODE);
+    let out = all_agree(&p, 2);
+    assert_eq!(out.status, Status::Solved);
+    assert_eq!(out.solution.unwrap().to_line(), LEETCODE_SOLUTION);
+    assert_eq!(out.solutions, 1);
+}
+
+#[test]
+fn node_counts_shrink_with_each_idea() {
+    let p = grid(LEETCODE);
+    let n = |a: Algorithm| a.solve(&p, &Limits::solutions(1)).nodes;
+    let (naive, mrv, fast) = (n(Algorithm::Naive), n(Algorithm::Mrv), n(Algorithm::Fast));
+    assert!(
+        naive > mrv && mrv >= fast,
+        "naive {naive} mrv {mrv} fast {fast}"
+    );
+    assert_eq!(fast, 1, "the LeetCode example needs no guess with singles");
+}
+
+#[test]
+fn seventeen_clue_puzzle() {
+    let p = grid(SEVENTEEN);
+    let out = solve_with_limit(&p, 2);
+    assert_eq!(out.status, Status::Solved);
+    assert!(out.solution.unwrap().is_solution_of(&p));
+    let mrv = Algorithm::Mrv.solve(&p, &Limits::solutions(2));
+    assert_eq!(mrv.solution, out.solution);
+    assert!(mrv.nodes > out.nodes);
+}
+
+#[test]
+fn empty_grid_is_multiple_and_counts_up_to_limit() {
+    for alg in Algorithm::ALL {
+        let out = alg.solve(&Grid::EMPTY, &Limits::solutions(2));
+        assert_eq!(out.status, Status::Multiple, "{alg}");
+        assert_eq!(out.solutions, 2);
+        assert!(out.solution.unwrap().is_complete_valid());
+    }
+    let out = solve_with_limit(&Grid::EMPTY, 1000);
+    assert_eq!((out.status, out.solutions), (Status::Multiple, 1000));
+    let one = solve_with_limit(&Grid::EMPTY, 1);
+    assert_eq!((one.status, one.solutions), (Status::Solved, 1));
+}
+
+#[test]
+fn contradictory_givens_are_invalid_with_unit_and_digit() {
+    let mut p = grid(LEETCODE);
+    p.set(2, 3); // row 1 already holds 3 at r1c2
+    for alg in Algorithm::ALL {
+        let out = alg.solve(&p, &Limits::solutions(2));
+        assert_eq!(out.status, Status::Invalid);
+        let c = out.conflict.unwrap();
+        assert_eq!((c.unit, c.digit), (Unit::Row(1), 3));
+        assert_eq!(out.nodes, 0);
+    }
+}
+
+#[test]
+fn valid_looking_puzzle_without_solution_is_unsolvable() {
+    let p = grid(NORVIG_IMPOSSIBLE);
+    assert!(p.conflict().is_none());
+    let out = solve_with_limit(&p, 2);
+    assert_eq!(
+        (out.status, out.solutions, out.solution),
+        (Status::Unsolvable, 0, None)
+    );
+    // A smaller case every algorithm refutes at once: r1c9 can hold nothing.
+    let mut q = Grid::EMPTY;
+    for (i, v) in [1, 2, 3, 4, 5, 6, 7, 8].into_iter().enumerate() {
+        q.set(i, v);
+    }
+    q.set(9 * 4 + 8, 9);
+    assert_eq!(all_agree(&q, 2).status, Status::Unsolvable);
+}
+
+#[test]
+fn solving_a_solution_returns_it() {
+    let s = grid(LEETCODE_SOLUTION);
+    let out = all_agree(&s, 2);
+    assert_eq!(
+        (out.status, out.solution, out.nodes, out.guesses),
+        (Status::Solved, Some(s), 1, 0)
+    );
+}
+
+#[test]
+fn stop_flag_aborts_slow_baselines() {
+    let stop = AtomicBool::new(true);
+    let limits = Limits {
+        solutions: 2,
+        stop: Some(&stop),
+    };
+    let out = Algorithm::Naive.solve(&grid(NORVIG_IMPOSSIBLE), &limits);
+    assert_eq!(out.status, Status::Aborted);
+    assert!(out.nodes <= 4096);
+}
+
+#[test]
+fn algorithm_names_round_trip() {
+    for alg in Algorithm::ALL {
+        assert_eq!(alg.name().parse::<Algorithm>().unwrap(), alg);
+    }
+    assert!("dlx".parse::<Algorithm>().is_err());
+}
+
+// ---- property tests -------------------------------------------------------------------
+
+/// A random symmetry of the Sudoku grid: digit relabelling, row/column permutations within
+/// bands/stacks, band/stack permutations and an optional transposition.
+#[derive(Debug, Clone)]
+struct Symmetry {
+    digits: [u8; 9],
+    rows: [usize; 9],
+    cols: [usize; 9],
+    transpose: bool,
+}
+
+fn perm3() -> impl Strategy<Value = [usize; 3]> {
+    Just([0usize, 1, 2])
+        .prop_shuffle()
+        .prop_map(|v| [v[0], v[1], v[2]])
+}
+
+fn line_perm() -> impl Strategy<Value = [usize; 9]> {
+    (perm3(), perm3(), perm3(), perm3()).prop_map(|(outer, a, b, c)| {
+        let inner = [a, b, c];
+        let mut p = [0; 9];
+        for (i, slot) in p.iter_mut().enumerate() {
+            *slot = outer[i / 3] * 3 + inner[i / 3][i % 3];
+        }
+        p
+    })
+}
+
+fn symmetry() -> impl Strategy<Value = Symmetry> {
+    (
+        Just((1u8..=9).collect::<Vec<_>>()).prop_shuffle(),
+        line_perm(),
+        line_perm(),
+        any::<bool>(),
+    )
+        .prop_map(|(d, rows, cols, transpose)| Symmetry {
+            digits: d.try_into().unwrap(),
+            rows,
+            cols,
+            transpose,
+        })
+}
+
+impl Symmetry {
+    fn apply(&self, g: &Grid) -> Grid {
+        let mut out = Grid::EMPTY;
+        for r in 0..9 {
+            for c in 0..9 {
+                let (sr, sc) = (self.rows[r], self.cols[c]);
+                let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
+                let v = g.get(sr * 9 + sc);
+                out.set(
+                    r * 9 + c,
+                    if v == 0 {
+                        0
+                    } else {
+                        self.digits[v as usize - 1]
+                    },
+                );
+            }
+        }
+        out
+    }
+}
+
+/// Puzzles from a known solution with random cells removed: 0, 1 or many solutions.
+fn puzzle() -> impl Strategy<Value = Grid> {
+    (
+        symmetry(),
+        prop::collection::vec(any::<bool>(), 81),
+        0usize..4,
+    )
+        .prop_map(|(sym, keep, sparsity)| {
+            let base = sym.apply(&grid(LEETCODE_SOLUTION));
+            let mut g = base;
+            for (i, k) in keep.iter().enumerate() {
+                // Sparsity 0 keeps ~half the cells; higher values remove more.
+                if !*k || (sparsity > 0 && i % (sparsity + 1) == 0) {
+                    g.set(i, 0);
+                }
+            }
+            g
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn solutions_keep_clues_and_obey_rules(p in puzzle()) {
+        let out = solve_with_limit(&p, 2);
+        prop_assert!(matches!(out.status, Status::Solved | Status::Multiple));
+        let s = out.solution.unwrap();
+        prop_assert!(s.is_solution_of(&p));
+        prop_assert_eq!(out.nodes, out.guesses + 1);
+    }
+
+    #[test]
+    fn symmetric_puzzles_have_equal_solution_counts(p in puzzle(), sym in symmetry()) {
+        let q = sym.apply(&p);
+        let a = solve_with_limit(&p, 3);
+        let b = solve_with_limit(&q, 3);
+        prop_assert_eq!(a.solutions, b.solutions);
+        prop_assert_eq!(a.status, b.status);
+        if a.status == Status::Solved {
+            prop_assert_eq!(b.solution.unwrap(), sym.apply(&a.solution.unwrap()));
+        }
+    }
+
+    #[test]
+    fn mrv_agrees_with_fast(p in puzzle()) {
+        let fast = solve_with_limit(&p, 2);
+        let mrv = Algorithm::Mrv.solve(&p, &Limits::solutions(2));
+        prop_assert_eq!(fast.status, mrv.status);
+        prop_assert_eq!(fast.solutions, mrv.solutions);
+        if fast.status == Status::Solved {
+            prop_assert_eq!(fast.solution, mrv.solution);
+        }
+    }
+
+    #[test]
+    fn random_givens_never_panic_and_solutions_check(cells in prop::collection::vec(0u8..=9, 81)) {
+        // Mostly-invalid grids: any outcome is fine, as long as a solution checks.
+        let g = Grid::from_cells(cells.try_into().unwrap()).unwrap();
+        let out = solve_with_limit(&g, 2);
+        if let Some(s) = out.solution {
+            prop_assert!(s.is_solution_of(&g));
+        }
+        prop_assert_eq!(out.status == Status::Invalid, g.conflict().is_some());
+    }
+}
