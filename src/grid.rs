@@ -335,21 +335,41 @@ impl Grid {
 
     /// The first pair of equal digits in a row, column or box, if any.
     pub fn conflict(&self) -> Option<Conflict> {
-        // For each unit kind and digit, remember the first cell seen.
+        // Fast path (every solve starts here): one pass of used-digit bitmasks.
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut clash = false;
+        for (cell, &v) in self.0.iter().enumerate() {
+            if v != 0 {
+                let bit = 1u16 << v;
+                let (r, c, b) = (cell / 9, cell % 9, (cell / 27) * 3 + (cell % 9) / 3);
+                clash |= (rows[r] | cols[c] | boxes[b]) & bit != 0;
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[b] |= bit;
+            }
+        }
+        if clash {
+            self.first_conflict()
+        } else {
+            None
+        }
+    }
+
+    /// The first conflict in cell order, with both cells named.
+    #[cold]
+    fn first_conflict(&self) -> Option<Conflict> {
+        // For each unit kind, unit and digit: the first cell seen.
         let mut seen = [[[u8::MAX; 10]; 9]; 3];
         for (cell, &v) in self.0.iter().enumerate() {
             if v == 0 {
                 continue;
             }
             let (r, c) = (cell / 9, cell % 9);
+            let b = (r / 3) * 3 + c / 3;
             let units = [
                 (0, r, Unit::Row(r as u8 + 1)),
                 (1, c, Unit::Column(c as u8 + 1)),
-                (
-                    2,
-                    (r / 3) * 3 + c / 3,
-                    Unit::Box(((r / 3) * 3 + c / 3) as u8 + 1),
-                ),
+                (2, b, Unit::Box(b as u8 + 1)),
             ];
             for (kind, idx, unit) in units {
                 let first = &mut seen[kind][idx][v as usize];

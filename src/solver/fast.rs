@@ -33,9 +33,45 @@
 //!
 //! Measured and kept: see README "Solver performance". Tried and measured as a loss: (none yet).
 
-use super::tables::{BAND, COMPLEX, KEEP_OTHER, PERM9, ROW, SHRINK, SINGLE9};
+use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, PERM9, ROW, SHRINK, SINGLE9};
 use super::Tally;
 use crate::grid::{Grid, CELLS};
+
+const STACK_UPDATES: bool = true;
+
+/// Apply the permutation filter to each stack of `x`, the digit's columns per band
+/// (bit `band * 9 + column`).
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn stack_filter(x: u32) -> u32 {
+    use std::arch::x86_64::{_pdep_u32, _pext_u32};
+    const M: [u32; 3] = [0o007007007, 0o070070070, 0o700700700];
+    let mut allowed = 0;
+    for m in M {
+        // SAFETY: this function is only compiled when BMI2 is enabled for the whole build.
+        unsafe {
+            allowed |= _pdep_u32(PERM9[_pext_u32(x, m) as usize], m);
+        }
+    }
+    allowed
+}
+
+/// Portable version of the stack filter (shifts instead of PEXT/PDEP).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+#[inline(always)]
+fn stack_filter(x: u32) -> u32 {
+    let mut allowed = 0;
+    for k in 0..3 {
+        let m = (x >> (3 * k)) & 0o7007007;
+        let m9 = (m & 7) | (m >> 6) & 0o70 | (m >> 12) & 0o700;
+        let p = PERM9[m9 as usize];
+        allowed |= ((p & 7) | (p & 0o70) << 6 | (p & 0o700) << 12) << (3 * k);
+    }
+    allowed
+}
+
+/// The two other bands of each band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// The givens cannot be completed (from this state).
 struct Contradiction;
@@ -49,20 +85,43 @@ struct State {
 }
 
 impl State {
-    /// The state with `grid`'s givens placed (their consequences not yet propagated).
-    /// The givens must not conflict (checked by the caller).
-    fn new(grid: &Grid) -> State {
+    /// The state with `grid`'s givens placed and their row, column and box peers removed;
+    /// `None` when two givens conflict.
+    fn new(grid: &Grid) -> Option<State> {
         let mut st = State {
             cand: [BAND; 27],
             prev: [0; 27],
             unsolved: [BAND; 3],
         };
-        for (cell, &v) in grid.cells().iter().enumerate() {
-            if v != 0 {
-                st.assign(cell / 27, 1 << (cell % 27), usize::from(v - 1));
+        // Iterate the givens as set bits (no unpredictable branch per cell).
+        let cells = grid.cells();
+        let mut filled = [0u64; 2];
+        for (i, &v) in cells.iter().enumerate() {
+            filled[i / 64] |= u64::from(v != 0) << (i % 64);
+        }
+        let mut mine = [0u32; 27];
+        for (half, mut bits) in filled.into_iter().enumerate() {
+            while bits != 0 {
+                let cell = half * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (band, pos) = (cell / 27, cell % 27);
+                let digit = usize::from(cells[cell] - 1);
+                let i = digit * 3 + band;
+                if st.cand[i] & (1 << pos) == 0 {
+                    return None; // an earlier equal given sees this cell
+                }
+                st.cand[i] &= PEERS_IN_BAND[pos];
+                let keep = !(0o001001001 << (pos % 9));
+                st.cand[digit * 3 + (band + 1) % 3] &= keep;
+                st.cand[digit * 3 + (band + 2) % 3] &= keep;
+                mine[i] |= 1 << pos;
+                st.unsolved[band] &= !(1 << pos);
             }
         }
-        st
+        for (i, w) in st.cand.iter_mut().enumerate() {
+            *w = (*w & st.unsolved[i % 3]) | mine[i];
+        }
+        Some(st)
     }
 
     /// Put `digit` in the cell `bit` of `band`: its row keeps only that cell for the digit
@@ -80,8 +139,9 @@ impl State {
     /// Band update of the word of `D`igit and `B`and (see the module docs). Const generics
     /// make every index a constant: no bounds checks, no band arithmetic at run time.
     #[inline(always)]
-    fn update_word<const D: usize, const B: usize>(&mut self) -> Result<(), Contradiction> {
-        let mut a = self.cand[D * 3 + B];
+    fn update_word(&mut self, i: usize) -> Result<(), Contradiction> {
+        let band = i % 3;
+        let mut a = self.cand[i];
         let occupancy = usize::from(SHRINK[(a & 0x1FF) as usize])
             | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
             | usize::from(SHRINK[(a >> 18) as usize]) << 6;
@@ -90,20 +150,20 @@ impl State {
             return Err(Contradiction);
         }
         let keep = KEEP_OTHER[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
-        self.cand[D * 3 + (B + 1) % 3] &= keep;
-        self.cand[D * 3 + (B + 2) % 3] &= keep;
+        let base = i - band;
+        self.cand[base + OTHER_BANDS[band][0]] &= keep;
+        self.cand[base + OTHER_BANDS[band][1]] &= keep;
         let singles = u32::from(SINGLE9[(a & 0x1FF) as usize])
             | u32::from(SINGLE9[((a >> 9) & 0x1FF) as usize]) << 9
             | u32::from(SINGLE9[(a >> 18) as usize]) << 18;
-        let placed = singles & self.unsolved[B];
-        if placed != 0 {
-            self.unsolved[B] &= !placed;
-            for d in 0..9 {
-                self.cand[d * 3 + B] &= !placed;
-            }
+        // Unconditional: a branch here mispredicts more often than 9 ANDs cost (measured).
+        let placed = singles & self.unsolved[band];
+        self.unsolved[band] &= !placed;
+        for d in 0..9 {
+            self.cand[d * 3 + band] &= !placed;
         }
-        self.cand[D * 3 + B] = a;
-        self.prev[D * 3 + B] = a;
+        self.cand[i] = a;
+        self.prev[i] = a;
         Ok(())
     }
 
@@ -115,13 +175,7 @@ impl State {
         let w = &mut self.cand[d * 3..d * 3 + 3];
         let cols = |a: u32| (a | a >> 9 | a >> 18) & 0x1FF;
         let x = cols(w[0]) | cols(w[1]) << 9 | cols(w[2]) << 18;
-        let mut allowed = 0;
-        for k in 0..3 {
-            let m = (x >> (3 * k)) & 0o7007007;
-            let m9 = (m & 7) | (m >> 6) & 0o70 | (m >> 12) & 0o700;
-            let p = PERM9[m9 as usize];
-            allowed |= ((p & 7) | (p & 0o70) << 6 | (p & 0o700) << 12) << (3 * k);
-        }
+        let allowed = stack_filter(x);
         if allowed == x {
             return false;
         }
@@ -135,34 +189,38 @@ impl State {
     /// Band updates to a fixed point.
     #[inline]
     fn update_all(&mut self) -> Result<(), Contradiction> {
+        // Digits whose words changed since their last stack update.
+        let mut dirty = 0u32;
         loop {
-            let mut changed = false;
-            macro_rules! step {
-                ($($d:literal),*) => {$(
-                    if self.cand[$d * 3] != self.prev[$d * 3] {
-                        changed = true;
-                        self.update_word::<$d, 0>()?;
-                    }
-                    if self.cand[$d * 3 + 1] != self.prev[$d * 3 + 1] {
-                        changed = true;
-                        self.update_word::<$d, 1>()?;
-                    }
-                    if self.cand[$d * 3 + 2] != self.prev[$d * 3 + 2] {
-                        changed = true;
-                        self.update_word::<$d, 2>()?;
-                    }
-                )*};
-            }
-            step!(0, 1, 2, 3, 4, 5, 6, 7, 8);
-            if !changed {
-                for d in 0..9 {
-                    changed |= self.stack_update(d);
+            let mut pending = self.changed_words();
+            if pending == 0 {
+                while STACK_UPDATES && dirty != 0 {
+                    let d = dirty.trailing_zeros() as usize;
+                    dirty &= dirty - 1;
+                    self.stack_update(d);
                 }
-                if !changed {
+                pending = self.changed_words();
+                if pending == 0 {
                     return Ok(());
                 }
             }
+            while pending != 0 {
+                let i = pending.trailing_zeros() as usize;
+                pending &= pending - 1;
+                dirty |= 1 << (i / 3);
+                self.update_word(i)?;
+            }
         }
+    }
+
+    /// Bit `i` set when word `i` changed since its last band update.
+    #[inline(always)]
+    fn changed_words(&self) -> u32 {
+        let mut m = 0;
+        for i in 0..27 {
+            m |= u32::from(self.cand[i] != self.prev[i]) << i;
+        }
+        m
     }
 
     /// Bit-sliced count of candidates per cell of `band`: (at least 1, at least 2, at least 3).
@@ -240,6 +298,7 @@ impl State {
         let mut best = (0, 0, u32::MAX);
         for band in 0..3 {
             let mut cells = self.unsolved[band];
+            cells &= cells.wrapping_neg();
             while cells != 0 {
                 let bit = cells & cells.wrapping_neg();
                 cells ^= bit;
@@ -308,8 +367,9 @@ fn search(mut st: State, tally: &mut Tally) {
 }
 
 /// Solve `grid` (givens already checked for conflicts), stopping after `limit` solutions.
-pub(super) fn solve(grid: &Grid, limit: u32) -> super::Outcome {
+/// Solve `grid`, stopping after `limit` solutions; `None` when givens conflict.
+pub(super) fn solve(grid: &Grid, limit: u32) -> Option<super::Outcome> {
     let mut tally = Tally::new(limit);
-    search(State::new(grid), &mut tally);
-    tally.outcome()
+    search(State::new(grid)?, &mut tally);
+    Some(tally.outcome())
 }

@@ -199,11 +199,14 @@ impl Algorithm {
 
     /// Solve `grid` within `limits`.
     pub fn solve(self, grid: &Grid, limits: &Limits<'_>) -> Outcome {
-        if let Some(conflict) = grid.conflict() {
-            return Outcome::invalid(conflict);
-        }
+        let invalid = || {
+            let conflict = grid.conflict().expect("conflicting givens have a conflict");
+            Outcome::invalid(conflict)
+        };
         match self {
-            Algorithm::Fast => fast::solve(grid, limits.solutions.max(1)),
+            // The fast solver notices conflicting givens while it places them.
+            Algorithm::Fast => fast::solve(grid, limits.solutions).unwrap_or_else(invalid),
+            _ if grid.conflict().is_some() => invalid(),
             Algorithm::Mrv => baseline::solve_mrv(grid, limits),
             Algorithm::Naive => baseline::solve_naive(grid, limits),
         }

@@ -31,6 +31,10 @@ pub static PERM9: [u32; 512] = build_perm9();
 /// column, that column's digit lies in this band, so the other bands lose the column.
 pub static KEEP_OTHER: [u32; 512] = build_keep_other();
 
+/// `PEERS_IN_BAND[pos]`: the band cells that do *not* see cell `pos` of the same band (its row,
+/// box and column removed), with `pos` itself kept: the mask that places a digit there.
+pub static PEERS_IN_BAND: [u32; 27] = build_peers_in_band();
+
 /// `SINGLE9[row9]`: the row itself when it holds exactly one cell, else 0.
 pub static SINGLE9: [u16; 512] = build_single9();
 
@@ -122,6 +126,26 @@ const fn build_keep_other() -> [u32; 512] {
         }
         t[cols] = !(locked | locked << 9 | locked << 18) & BAND;
         cols += 1;
+    }
+    t
+}
+
+const fn build_peers_in_band() -> [u32; 27] {
+    let mut t = [0u32; 27];
+    let mut pos = 0;
+    while pos < 27 {
+        let (r, c) = (pos / 9, pos % 9);
+        let mut mask = BAND;
+        let mut other = 0;
+        while other < 27 {
+            let (r2, c2) = (other / 9, other % 9);
+            if r2 == r || c2 == c || c2 / 3 == c / 3 {
+                mask &= !(1 << other);
+            }
+            other += 1;
+        }
+        t[pos] = mask | 1 << pos;
+        pos += 1;
     }
     t
 }
