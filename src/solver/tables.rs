@@ -6,9 +6,6 @@
 /// The 27 cells of a band.
 pub const BAND: u32 = (1 << 27) - 1;
 
-/// The 9 cells of each row of a band.
-pub const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
-
 /// `SHRINK[row9]`: which of the three boxes a 9-bit row still touches (3 bits, bit = box).
 pub static SHRINK: [u8; 512] = build_shrink();
 
@@ -174,8 +171,8 @@ mod tests {
         assert_eq!(COMPLEX[0b111_001_001], 0);
         // Row 0 only in box 1: the other rows lose box 1.
         let t = COMPLEX[0b111_111_010];
-        assert_eq!(t & ROW[0], 0b111 << 3);
-        assert_eq!(t & ROW[1], (0b111_000_111) << 9);
+        assert_eq!(t & 0x1FF, 0b111 << 3);
+        assert_eq!(t & (0x1FF << 9), (0b111_000_111) << 9);
     }
 
     #[test]
