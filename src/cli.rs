@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use sudoku_batch::io::{Column, InputFormat, ReaderOptions};
+use sudoku_batch::io::{Column, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::solver::Algorithm;
 
 const EXIT_CODES: &str = "\
@@ -25,6 +25,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Solve every puzzle of the inputs, writing one result per record in input order.
+    #[command(after_help = SOLVE_HELP)]
+    Solve(SolveArgs),
     /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
     #[command(after_help = "\
 Examples:
@@ -32,6 +35,88 @@ Examples:
   sudoku-batch bench --threads 1 --limit 2 --json data/*.txt
   sudoku-batch bench --algorithm naive,mrv,fast --seconds 5 top1465.txt")]
     Bench(BenchArgs),
+}
+
+const SOLVE_HELP: &str = "\
+Input formats (auto-detected from the first line):
+  lines   one puzzle per line: the first field of 81 cells (1-9 clues; . 0 _ - empty),
+          fields split on , ; tab or space; # comments and blank lines skipped
+  csv     a header with a puzzle column (puzzle, quizzes, quiz, question; see --column);
+          solution and id columns are carried along
+  block   9 rows of 9 cells per puzzle;  board  a LeetCode board [[\"5\",\"3\",...],...]
+  Files ending in .gz are decompressed; - or no INPUT reads stdin.
+
+Statuses: solved, multiple (2+ solutions, with --limit 2), unsolvable, invalid (the givens
+break a rule), malformed (not a puzzle; the message names the line).
+
+Exit codes:
+  0  every record solved (and unique with --limit 2)
+  1  the run finished, but some records were malformed, invalid, unsolvable or multiple
+  2  usage or I/O error (the message names the path)
+
+Examples:
+  sudoku-batch solve datasets/generated-easy-10k.csv -o solutions.txt
+  sudoku-batch solve --unique --format csv puzzles.txt.gz > report.csv
+  cat puzzles.txt | sudoku-batch solve --threads 2 --quiet | head";
+
+/// `sudoku-batch solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Write results here instead of stdout (written to a temporary file, renamed at the end).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Output format: line (solution or status word), csv or jsonl.
+    #[arg(long, short, default_value = "line", value_parser = parse_output_format)]
+    pub format: OutputFormat,
+
+    /// Leave out the CSV header line.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Solutions to look for: 1 finds one, 2 proves uniqueness, N counts up to N.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+
+    /// Prove uniqueness (same as --limit 2).
+    #[arg(long, conflicts_with = "limit")]
+    pub unique: bool,
+
+    /// Solver: fast, mrv or naive.
+    #[arg(long, short, default_value = "fast")]
+    pub algorithm: Algorithm,
+
+    /// Solver threads (default: all cores, or RAYON_NUM_THREADS).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+
+    /// Records per batch.
+    #[arg(long, default_value_t = 4096, hide = true)]
+    pub batch: usize,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// Also write the run summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+fn parse_output_format(s: &str) -> Result<OutputFormat, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "line" | "lines" => Ok(OutputFormat::Line),
+        "csv" => Ok(OutputFormat::Csv),
+        "jsonl" | "json" => Ok(OutputFormat::Jsonl),
+        _ => Err(format!("unknown output format {s:?} (line, csv, jsonl)")),
+    }
 }
 
 /// Options shared by every command that reads puzzles.

@@ -17,6 +17,7 @@ pub mod bench;
 pub mod error;
 pub mod grid;
 pub mod io;
+pub mod pipeline;
 pub mod solver;
 pub mod stats;
 

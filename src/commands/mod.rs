@@ -1,6 +1,7 @@
 //! One module per subcommand; each turns validated arguments into library calls and output.
 
 mod bench;
+mod solve;
 
 use std::process::ExitCode;
 
@@ -10,6 +11,7 @@ use crate::cli::{Cli, Command};
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
 }
 

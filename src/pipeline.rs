@@ -1,0 +1,179 @@
+//! The batch pipeline: a reader thread fills bounded batches, the rayon pool solves each batch
+//! (order kept by rayon's indexed `collect_into_vec`), a writer thread writes them in input
+//! order. At most a few batches are in flight, so memory stays flat whatever the input size.
+//!
+//! ```text
+//!  reader thread ──batch──▶ [2] ──▶ solve (rayon, N threads) ──▶ [2] ──▶ writer thread
+//! ```
+
+use std::io::{self, Write};
+use std::sync::mpsc::sync_channel;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::error::InputError;
+use crate::io::reader::{Record, RecordReader};
+use crate::io::writer::{ResultWriter, SolvedRecord};
+use crate::solver::{Algorithm, Limits};
+use crate::stats::RunStats;
+
+/// How to solve.
+#[derive(Clone, Copy, Debug)]
+pub struct PipelineConfig {
+    /// The solver.
+    pub algorithm: Algorithm,
+    /// Solutions to look for per puzzle (1 finds one, 2 proves uniqueness, N counts to N).
+    pub limit: u32,
+    /// Solver threads (1 solves on the calling thread).
+    pub threads: usize,
+    /// Records per batch.
+    pub batch: usize,
+}
+
+impl Default for PipelineConfig {
+    fn default() -> Self {
+        PipelineConfig {
+            algorithm: Algorithm::Fast,
+            limit: 1,
+            threads: 1,
+            batch: 4096,
+        }
+    }
+}
+
+/// Told about the run's progress once per batch. The default does nothing.
+pub trait Progress: Sync {
+    /// The totals so far (after a batch was solved).
+    fn update(&self, _totals: &RunStats) {}
+}
+
+/// A progress sink that ignores everything.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// What stops a run.
+#[derive(Debug, Error)]
+pub enum PipelineError {
+    /// Reading the input failed (the records before the failure were written).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Writing the output failed (a closed pipe included).
+    #[error("cannot write the output: {0}")]
+    Output(#[source] io::Error),
+    /// The thread pool could not be built.
+    #[error("cannot start worker threads: {0}")]
+    Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// Solve one record (a malformed record gets no outcome).
+pub fn solve_record(record: Record, algorithm: Algorithm, limits: &Limits<'_>) -> SolvedRecord {
+    let outcome = record
+        .puzzle
+        .as_ref()
+        .ok()
+        .map(|p| algorithm.solve(p, limits));
+    SolvedRecord { record, outcome }
+}
+
+/// Count one result into `stats`.
+pub fn tally(stats: &mut RunStats, r: &SolvedRecord) {
+    match &r.outcome {
+        Some(o) => stats.add_outcome(o),
+        None => stats.add_malformed(),
+    }
+}
+
+/// Read every record of `reader`, solve it and write it to `writer`, in input order.
+/// Returns the run's totals; on an input error the records before it are written first.
+pub fn run<W: Write + Send>(
+    reader: &mut RecordReader,
+    writer: &mut ResultWriter<W>,
+    cfg: &PipelineConfig,
+    progress: &dyn Progress,
+) -> Result<RunStats, PipelineError> {
+    let pool = if cfg.threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(cfg.threads)
+                .build()?,
+        )
+    } else {
+        None
+    };
+    let batch = cfg.batch.max(1);
+    let limits = Limits::solutions(cfg.limit);
+    let (batch_tx, batch_rx) = sync_channel::<Result<Vec<Record>, InputError>>(2);
+    let (out_tx, out_rx) = sync_channel::<Vec<SolvedRecord>>(2);
+    std::thread::scope(|scope| {
+        scope.spawn(move || loop {
+            let mut records = Vec::with_capacity(batch);
+            match reader.read_batch(&mut records, batch) {
+                Ok(0) => break,
+                Ok(_) => {
+                    if batch_tx.send(Ok(records)).is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    // Send what was read before the failure, then the failure.
+                    if !records.is_empty() && batch_tx.send(Ok(records)).is_err() {
+                        break;
+                    }
+                    let _ = batch_tx.send(Err(e));
+                    break;
+                }
+            }
+        });
+        let writing = scope.spawn(move || -> io::Result<()> {
+            writer.start()?;
+            for solved in out_rx {
+                for r in &solved {
+                    writer.write(r)?;
+                }
+            }
+            writer.flush()
+        });
+
+        let mut stats = RunStats::default();
+        let mut failure = None;
+        for message in batch_rx {
+            let records = match message {
+                Ok(records) => records,
+                Err(e) => {
+                    failure = Some(PipelineError::Input(e));
+                    break;
+                }
+            };
+            let mut solved = Vec::with_capacity(records.len());
+            match &pool {
+                Some(pool) => pool.install(|| {
+                    records
+                        .into_par_iter()
+                        .with_min_len(16)
+                        .map(|r| solve_record(r, cfg.algorithm, &limits))
+                        .collect_into_vec(&mut solved)
+                }),
+                None => solved.extend(
+                    records
+                        .into_iter()
+                        .map(|r| solve_record(r, cfg.algorithm, &limits)),
+                ),
+            }
+            for r in &solved {
+                tally(&mut stats, r);
+            }
+            progress.update(&stats);
+            if out_tx.send(solved).is_err() {
+                break; // the writer stopped: its error is reported below
+            }
+        }
+        drop(out_tx);
+        let written = writing.join().expect("the writer thread does not panic");
+        match (written, failure) {
+            (Err(e), _) => Err(PipelineError::Output(e)),
+            (Ok(()), Some(f)) => Err(f),
+            (Ok(()), None) => Ok(stats),
+        }
+    })
+}

@@ -1,0 +1,106 @@
+//! Solving allocates nothing: a counting global allocator watches this thread while thousands
+//! of puzzles are solved by every algorithm and solution limit.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::Path;
+
+use sudoku_batch::io::{load_puzzles, ReaderOptions};
+use sudoku_batch::solver::{Algorithm, Limits, Status};
+use sudoku_batch::Grid;
+
+struct Counting;
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<u64> = const { Cell::new(0) };
+}
+
+fn note() {
+    // `try_with`: thread-local storage may already be gone while a thread exits.
+    let _ = ARMED.try_with(|armed| {
+        if armed.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations made on this thread while `f` runs.
+fn allocations(f: impl FnOnce()) -> u64 {
+    COUNT.with(|c| c.set(0));
+    ARMED.with(|a| a.set(true));
+    f();
+    ARMED.with(|a| a.set(false));
+    COUNT.with(|c| c.get())
+}
+
+fn puzzles() -> Vec<Grid> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    let mut out = Vec::new();
+    for (name, take) in [
+        ("puzzles2_17_clue", 2000),
+        ("puzzles3_magictour_top1465", 1000),
+        ("puzzles7_serg_benchmark", 500),
+        ("kaggle1m_sample_first24997.csv", 500),
+    ] {
+        match load_puzzles(&dir.join(name), &ReaderOptions::default()) {
+            Ok((p, _)) => out.extend(p.into_iter().take(take)),
+            Err(e) => eprintln!("skipped {name}: {e}"),
+        }
+    }
+    // Always some, datasets or not: the LeetCode example, a contradiction, an empty grid.
+    let leetcode: Grid =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+            .parse()
+            .unwrap();
+    let mut invalid = leetcode;
+    invalid.set(2, 3);
+    while out.len() < 3000 {
+        out.extend([leetcode, invalid, Grid::EMPTY]);
+    }
+    out
+}
+
+#[test]
+fn solving_allocates_nothing() {
+    let puzzles = puzzles();
+    let mut solved = 0u64;
+    for limit in [1, 2, 10] {
+        let n = allocations(|| {
+            for p in &puzzles {
+                let out = Algorithm::Fast.solve(p, &Limits::solutions(limit));
+                solved += u64::from(out.status != Status::Invalid);
+            }
+        });
+        assert_eq!(n, 0, "fast solver, limit {limit}: {n} allocations");
+    }
+    assert!(solved >= 3 * 2000, "only {solved} puzzles were solved");
+    let easy = &puzzles[puzzles.len() - 30..];
+    for alg in [Algorithm::Mrv, Algorithm::Naive] {
+        let n = allocations(|| {
+            for p in easy {
+                alg.solve(p, &Limits::solutions(2));
+            }
+        });
+        assert_eq!(n, 0, "{alg}: {n} allocations");
+    }
+    // The counter works: a Vec allocates.
+    assert!(allocations(|| drop(std::hint::black_box(vec![1u8; 10]))) > 0);
+}
