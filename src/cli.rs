@@ -28,6 +28,14 @@ pub enum Command {
     /// Solve every puzzle of the inputs, writing one result per record in input order.
     #[command(after_help = SOLVE_HELP)]
     Solve(SolveArgs),
+    /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
+    #[command(after_help = "\
+Examples:
+  sudoku-batch generate --count 100000 --seed 1 > puzzles.txt
+  sudoku-batch generate --count 1000 --minimal --min-guesses 3 -o hard.txt
+  sudoku-batch generate --count 10000 --clues 30..36 --with-solutions -o easy.csv")]
+    Generate(GenerateArgs),
+
     /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
     #[command(after_help = "\
 Examples:
@@ -117,6 +125,50 @@ fn parse_output_format(s: &str) -> Result<OutputFormat, String> {
         "jsonl" | "json" => Ok(OutputFormat::Jsonl),
         _ => Err(format!("unknown output format {s:?} (line, csv, jsonl)")),
     }
+}
+
+/// `sudoku-batch generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    pub count: u64,
+
+    /// Seed: the same seed gives the same puzzles, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Clue count range, MIN..MAX (17..81).
+    #[arg(long, default_value = "17..81", value_name = "MIN..MAX")]
+    pub clues: String,
+
+    /// Remove clues until none can be removed (minimal puzzles).
+    #[arg(long)]
+    pub minimal: bool,
+
+    /// Keep only puzzles the fast solver needs at least G guesses for.
+    #[arg(long, value_name = "G")]
+    pub min_guesses: Option<u64>,
+
+    /// Keep only puzzles the fast solver needs at most G guesses for.
+    #[arg(long, value_name = "G")]
+    pub max_guesses: Option<u64>,
+
+    /// Write `puzzle,solution` CSV (with a header) instead of puzzle lines.
+    #[arg(long)]
+    pub with_solutions: bool,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+
+    /// Output file (default stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// No summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options shared by every command that reads puzzles.

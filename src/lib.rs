@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod error;
+pub mod generate;
 pub mod grid;
 pub mod io;
 pub mod pipeline;

@@ -13,11 +13,15 @@ const LEETCODE_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn dataset(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets").join(name);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets")
+        .join(name);
     if p.exists() {
         Some(p)
     } else {
@@ -60,17 +64,36 @@ fn mixed_line_file_reports_every_record_with_its_status() {
 
 #[test]
 fn malformed_records_name_their_line_and_problem() {
-    let out = stdout_of(&["solve", "--format", "jsonl", "--quiet", fixture("mixed.txt").to_str().unwrap()]);
-    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let out = stdout_of(&[
+        "solve",
+        "--format",
+        "jsonl",
+        "--quiet",
+        fixture("mixed.txt").to_str().unwrap(),
+    ]);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 7);
     let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
     assert_eq!(lines, [2, 4, 5, 6, 7, 8, 9]);
     assert_eq!(rows[1]["status"], "malformed");
     assert_eq!(rows[1]["error"], "80 cells, expected 81");
     assert_eq!(rows[2]["status"], "invalid");
-    assert!(rows[2]["error"].as_str().unwrap().contains("digit 3 appears twice in row 1"));
+    assert!(rows[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("digit 3 appears twice in row 1"));
     assert_eq!(rows[6]["status"], "malformed");
-    assert!(rows[6]["error"].as_str().unwrap().contains("character 81 is 'x'"), "{}", rows[6]["error"]);
+    assert!(
+        rows[6]["error"]
+            .as_str()
+            .unwrap()
+            .contains("character 81 is 'x'"),
+        "{}",
+        rows[6]["error"]
+    );
     assert_eq!(rows[0]["solution"], LEETCODE_SOLUTION);
     assert_eq!(rows[0]["guesses"], 0);
 }
@@ -93,7 +116,11 @@ fn golden_puzzles_count_their_solutions() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
     assert_eq!(rows.len(), cases.len());
     for ((puzzle, count, solution), row) in cases.iter().zip(&rows) {
         let (status, solutions) = (row[4], row[5]);
@@ -116,14 +143,31 @@ fn golden_puzzles_count_their_solutions() {
 
 #[test]
 fn csv_inputs_find_their_puzzle_column_and_carry_ids() {
-    for (name, with_id) in [("kaggle1m.csv", false), ("kaggle3m.csv", true), ("kaggle9m.csv", false)] {
-        let out = stdout_of(&["solve", "--format", "csv", "--quiet", fixture(name).to_str().unwrap()]);
+    for (name, with_id) in [
+        ("kaggle1m.csv", false),
+        ("kaggle3m.csv", true),
+        ("kaggle9m.csv", false),
+    ] {
+        let out = stdout_of(&[
+            "solve",
+            "--format",
+            "csv",
+            "--quiet",
+            fixture(name).to_str().unwrap(),
+        ]);
         let mut lines = out.lines();
-        assert_eq!(lines.next(), Some("line,id,puzzle,solution,status,solutions,guesses,nodes"));
+        assert_eq!(
+            lines.next(),
+            Some("line,id,puzzle,solution,status,solutions,guesses,nodes")
+        );
         let source = std::fs::read_to_string(fixture(name)).unwrap();
         for (i, (row, src)) in lines.zip(source.lines().skip(1)).enumerate() {
             let f: Vec<&str> = row.split(',').collect();
-            assert_eq!(f[0], (i + 2).to_string(), "{name}: line numbers count the header");
+            assert_eq!(
+                f[0],
+                (i + 2).to_string(),
+                "{name}: line numbers count the header"
+            );
             assert_eq!(f[4], "solved", "{name}");
             // The published solution is in the source row.
             assert!(src.contains(f[3]), "{name}: {row}");
@@ -146,29 +190,57 @@ fn column_option_picks_a_column_by_name_or_index() {
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("kaggle1m.csv").and(predicate::str::contains("no puzzle column")));
+        .stderr(
+            predicate::str::contains("kaggle1m.csv")
+                .and(predicate::str::contains("no puzzle column")),
+        );
 }
 
 #[test]
 fn board_and_block_inputs() {
-    let board = stdout_of(&["solve", "-q", fixture("leetcode_board.txt").to_str().unwrap()]);
+    let board = stdout_of(&[
+        "solve",
+        "-q",
+        fixture("leetcode_board.txt").to_str().unwrap(),
+    ]);
     assert_eq!(board, format!("{LEETCODE_SOLUTION}\n"));
     let blocks = stdout_of(&["solve", "-q", fixture("blocks.txt").to_str().unwrap()]);
-    assert_eq!(blocks, format!("{LEETCODE_SOLUTION}\n{LEETCODE_SOLUTION}\n"));
+    assert_eq!(
+        blocks,
+        format!("{LEETCODE_SOLUTION}\n{LEETCODE_SOLUTION}\n")
+    );
 }
 
 #[test]
 fn stdin_and_gzip_inputs() {
     let text = std::fs::read(fixture("kaggle1m.csv")).unwrap();
     let plain = stdout_of(&["solve", "-q", fixture("kaggle1m.csv").to_str().unwrap()]);
-    bin().args(["solve", "-q"]).write_stdin(text.clone()).assert().success().stdout(plain.clone());
-    bin().args(["solve", "-q", "-"]).write_stdin(text.clone()).assert().success().stdout(plain.clone());
+    bin()
+        .args(["solve", "-q"])
+        .write_stdin(text.clone())
+        .assert()
+        .success()
+        .stdout(plain.clone());
+    bin()
+        .args(["solve", "-q", "-"])
+        .write_stdin(text.clone())
+        .assert()
+        .success()
+        .stdout(plain.clone());
     let dir = tempfile::tempdir().unwrap();
     let gz = dir.path().join("kaggle1m.csv.gz");
-    let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
     enc.write_all(&text).unwrap();
     enc.finish().unwrap();
-    bin().args(["solve", "-q"]).arg(&gz).assert().success().stdout(plain);
+    bin()
+        .args(["solve", "-q"])
+        .arg(&gz)
+        .assert()
+        .success()
+        .stdout(plain);
 }
 
 #[test]
@@ -188,38 +260,98 @@ fn output_file_and_stats_json() {
         .stdout("")
         .stderr(predicate::str::contains("7 records").and(predicate::str::contains("2 malformed")));
     assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 7);
-    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     assert_eq!(
-        (&s["records"], &s["solved"], &s["multiple"], &s["unsolvable"], &s["invalid"], &s["malformed"]),
-        (&7.into(), &2.into(), &1.into(), &1.into(), &1.into(), &2.into())
+        (
+            &s["records"],
+            &s["solved"],
+            &s["multiple"],
+            &s["unsolvable"],
+            &s["invalid"],
+            &s["malformed"]
+        ),
+        (
+            &7.into(),
+            &2.into(),
+            &1.into(),
+            &1.into(),
+            &1.into(),
+            &2.into()
+        )
     );
     // Only the final file is left in the directory.
-    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
 #[test]
 fn output_order_is_the_same_for_any_thread_count() {
-    let Some(path) = dataset("puzzles3_magictour_top1465") else { return };
+    let Some(path) = dataset("puzzles3_magictour_top1465") else {
+        return;
+    };
     let path = path.to_str().unwrap();
     for format in ["line", "csv", "jsonl"] {
-        let one = stdout_of(&["solve", "-q", "--batch", "100", "--threads", "1", "--format", format, path]);
-        let two = stdout_of(&["solve", "-q", "--batch", "100", "--threads", "2", "--format", format, path]);
+        let one = stdout_of(&[
+            "solve",
+            "-q",
+            "--batch",
+            "100",
+            "--threads",
+            "1",
+            "--format",
+            format,
+            path,
+        ]);
+        let two = stdout_of(&[
+            "solve",
+            "-q",
+            "--batch",
+            "100",
+            "--threads",
+            "2",
+            "--format",
+            format,
+            path,
+        ]);
         assert_eq!(one.lines().count(), 1465 + usize::from(format == "csv"));
-        assert!(one == two, "{format}: outputs differ between 1 and 2 threads");
+        assert!(
+            one == two,
+            "{format}: outputs differ between 1 and 2 threads"
+        );
     }
 }
 
 #[test]
 fn exit_codes() {
     // 0: everything solved.
-    bin().args(["solve", "-q"]).arg(fixture("kaggle1m.csv")).assert().code(0);
+    bin()
+        .args(["solve", "-q"])
+        .arg(fixture("kaggle1m.csv"))
+        .assert()
+        .code(0);
     // 1: some record is not fine.
-    bin().args(["solve", "-q"]).arg(fixture("mixed.txt")).assert().code(1);
+    bin()
+        .args(["solve", "-q"])
+        .arg(fixture("mixed.txt"))
+        .assert()
+        .code(1);
     // 1 with --unique on a puzzle with many solutions; 0 without.
     let empty = format!("{}\n", ".".repeat(81));
-    bin().args(["solve", "-q", "--unique"]).write_stdin(empty.clone()).assert().code(1).stdout("multiple\n");
-    bin().args(["solve", "-q"]).write_stdin(empty).assert().code(0);
+    bin()
+        .args(["solve", "-q", "--unique"])
+        .write_stdin(empty.clone())
+        .assert()
+        .code(1)
+        .stdout("multiple\n");
+    bin()
+        .args(["solve", "-q"])
+        .write_stdin(empty)
+        .assert()
+        .code(0);
     // 2: usage and I/O errors name the path.
     bin()
         .args(["solve", "-q", "no/such/file.txt"])
@@ -238,7 +370,9 @@ fn exit_codes() {
 
 #[test]
 fn closed_pipe_ends_quietly() {
-    let Some(path) = dataset("puzzles2_17_clue") else { return };
+    let Some(path) = dataset("puzzles2_17_clue") else {
+        return;
+    };
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
         .args(["solve", "-q", "--threads", "2"])
         .arg(path)
@@ -247,12 +381,19 @@ fn closed_pipe_ends_quietly() {
         .spawn()
         .unwrap();
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
     assert_eq!(first.trim().len(), 81);
     // The reader is dropped here: the pipe is closed, like `| head -1`.
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(err.is_empty(), "stderr: {err}");
     assert!(status.success(), "{status:?}");
 }
@@ -270,7 +411,11 @@ fn every_record_of_real_files_comes_out_and_checks() {
         "sudoku_exchange_hard_500_with_solutions.txt",
     ] {
         let Some(path) = dataset(name) else { continue };
-        let out = bin().args(["solve", "-q", "--format", "csv", "--no-header"]).arg(&path).output().unwrap();
+        let out = bin()
+            .args(["solve", "-q", "--format", "csv", "--no-header"])
+            .arg(&path)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(0), "{name}");
         let text = String::from_utf8(out.stdout).unwrap();
         let records = sudoku_batch::io::RecordReader::open(
@@ -280,7 +425,11 @@ fn every_record_of_real_files_comes_out_and_checks() {
         .unwrap()
         .collect::<Result<Vec<_>, _>>()
         .unwrap();
-        assert_eq!(text.lines().count(), records.len(), "{name}: records in = records out");
+        assert_eq!(
+            text.lines().count(),
+            records.len(),
+            "{name}: records in = records out"
+        );
         for (row, record) in text.lines().zip(&records) {
             let f: Vec<&str> = row.split(',').collect();
             assert_eq!(f[0], record.line.to_string(), "{name}");
@@ -293,8 +442,16 @@ fn every_record_of_real_files_comes_out_and_checks() {
 
 #[test]
 fn version_names_cpu_features() {
-    bin().arg("--version").assert().success().stdout(predicate::str::contains("sudoku-batch"));
-    bin().arg("--help").assert().success().stdout(predicate::str::contains("Exit codes"));
+    bin()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sudoku-batch"));
+    bin()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes"));
     bin()
         .args(["solve", "--help"])
         .assert()
@@ -315,7 +472,10 @@ fn bench_json_has_the_documented_keys() {
         "fast,mrv,naive",
         fixture("kaggle1m.csv").to_str().unwrap(),
     ]);
-    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 3);
     for key in [
         "dataset",
@@ -332,6 +492,9 @@ fn bench_json_has_the_documented_keys() {
     ] {
         assert!(rows.iter().all(|r| !r[key].is_null()), "missing {key}");
     }
-    let nodes: Vec<f64> = rows.iter().map(|r| r["nodes_per_puzzle"].as_f64().unwrap()).collect();
+    let nodes: Vec<f64> = rows
+        .iter()
+        .map(|r| r["nodes_per_puzzle"].as_f64().unwrap())
+        .collect();
     assert!(nodes[0] <= nodes[1] && nodes[1] < nodes[2], "{nodes:?}");
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand; each turns validated arguments into library calls and output.
 
 mod bench;
+mod generate;
 mod solve;
 
 use std::process::ExitCode;
@@ -12,6 +13,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Generate(args) => generate::run(&args),
     }
 }
 

@@ -1,0 +1,108 @@
+//! `sudoku-batch generate`: seeded puzzles with a unique solution, in parallel, in order.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use rayon::prelude::*;
+
+use sudoku_batch::generate::{generate, GenerateConfig, Generated};
+use sudoku_batch::grid::CELLS;
+
+use crate::cli::{self, GenerateArgs};
+
+pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+    let (min_clues, max_clues) = parse_range(&args.clues)?;
+    let cfg = GenerateConfig {
+        seed: args.seed,
+        min_clues,
+        max_clues,
+        minimal: args.minimal,
+        min_guesses: args.min_guesses.unwrap_or(0),
+        max_guesses: args.max_guesses.unwrap_or(u64::MAX),
+    };
+    if cfg.min_guesses > cfg.max_guesses {
+        bail!("--min-guesses is above --max-guesses");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cli::threads(args.threads))
+        .build()
+        .context("cannot start worker threads")?;
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(
+            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, sink);
+    if args.with_solutions {
+        out.write_all(b"puzzle,solution\n")?;
+    }
+    let start = Instant::now();
+    let mut batch: Vec<Generated> = Vec::new();
+    let mut line = [0u8; 2 * CELLS + 2];
+    let mut attempts = 0u64;
+    for first in (0..args.count).step_by(1024) {
+        let last = (first + 1024).min(args.count);
+        pool.install(|| {
+            (first as usize..last as usize)
+                .into_par_iter()
+                .map(|i| generate(&cfg, i as u64))
+                .collect_into_vec(&mut batch)
+        });
+        for g in &batch {
+            attempts += u64::from(g.attempts);
+            let (puzzle, rest) = line.split_at_mut(CELLS);
+            g.puzzle.write_line(b'.', puzzle.try_into().expect("81"));
+            let len = if args.with_solutions {
+                rest[0] = b',';
+                g.solution
+                    .write_line(b'0', (&mut rest[1..=CELLS]).try_into().expect("81"));
+                rest[CELLS + 1] = b'\n';
+                line.len()
+            } else {
+                rest[0] = b'\n';
+                CELLS + 1
+            };
+            out.write_all(&line[..len])?;
+        }
+    }
+    out.flush()?;
+    if !args.quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "sudoku-batch: generated {} puzzles in {secs:.2} s ({:.0}/s, {:.2} attempts per puzzle, seed {})",
+            args.count,
+            args.count as f64 / secs.max(1e-9),
+            attempts as f64 / args.count.max(1) as f64,
+            args.seed
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `MIN..MAX`, `MIN..` or a single number.
+fn parse_range(text: &str) -> anyhow::Result<(usize, usize)> {
+    let parse = |s: &str, default: usize| -> anyhow::Result<usize> {
+        if s.trim().is_empty() {
+            Ok(default)
+        } else {
+            s.trim()
+                .parse()
+                .with_context(|| format!("--clues {text:?}: {s:?} is not a number"))
+        }
+    };
+    let (lo, hi) = match text.split_once("..") {
+        Some((a, b)) => (parse(a, 17)?, parse(b.trim_start_matches('='), CELLS)?),
+        None => {
+            let n = parse(text, 17)?;
+            (n, n)
+        }
+    };
+    if !(17..=CELLS).contains(&lo) || !(17..=CELLS).contains(&hi) || lo > hi {
+        bail!("--clues {text:?}: wanted MIN..MAX within 17..81");
+    }
+    Ok((lo, hi))
+}
