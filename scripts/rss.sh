@@ -16,13 +16,11 @@ trap 'rm -rf "$tmp"' EXIT
 # One line file of puzzles: 17-clue puzzles and the Kaggle 1M sample's puzzle column.
 { grep -v '^#' "$D/puzzles2_17_clue" | tr -d '\r'; tail -n +2 "$D/kaggle1m_sample_first24997.csv" | cut -d, -f1 | grep .; } > "$tmp/base.txt"
 base=$(wc -l < "$tmp/base.txt")
-make() { # make N FILE: the base repeated to N lines
-  local n=$1 out=$2 reps
-  reps=$(( (n + base - 1) / base ))
-  for _ in $(seq "$reps"); do cat "$tmp/base.txt"; done | head -n "$n" > "$out"
+repeat_to() { # repeat_to N FILE: the base repeated to N lines
+  awk -v n="$1" '{ line[NR] = $0 } END { for (i = 0; i < n; i++) print line[i % NR + 1] }' "$tmp/base.txt" > "$2"
 }
-make 100000 "$tmp/small.txt"
-make 10000000 "$tmp/big.txt"
+repeat_to 100000 "$tmp/small.txt"
+repeat_to 10000000 "$tmp/big.txt"
 peak() { # peak KiB and seconds of solving FILE
   /usr/bin/time -v "$ours" solve -q --threads "$threads" "$1" -o "$tmp/out.txt" 2> "$tmp/time.txt" || true
   local kib wall

@@ -84,8 +84,36 @@ pub fn tally(stats: &mut RunStats, r: &SolvedRecord) {
     }
 }
 
+/// Solve one batch, in parallel on `pool` when there is one; results keep the input order.
+fn solve_batch(
+    records: Vec<Record>,
+    pool: Option<&rayon::ThreadPool>,
+    algorithm: Algorithm,
+    limits: &Limits<'_>,
+) -> Vec<SolvedRecord> {
+    let mut solved = Vec::with_capacity(records.len());
+    match pool {
+        Some(pool) => pool.install(|| {
+            records
+                .into_par_iter()
+                .with_min_len(16)
+                .map(|r| solve_record(r, algorithm, limits))
+                .collect_into_vec(&mut solved)
+        }),
+        None => solved.extend(
+            records
+                .into_iter()
+                .map(|r| solve_record(r, algorithm, limits)),
+        ),
+    }
+    solved
+}
+
 /// Read every record of `reader`, solve it and write it to `writer`, in input order.
 /// Returns the run's totals; on an input error the records before it are written first.
+///
+/// An input that fits in one batch is handled on the calling thread (no reader or writer
+/// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
 pub fn run<W: Write + Send>(
     reader: &mut RecordReader,
     writer: &mut ResultWriter<W>,
@@ -103,11 +131,28 @@ pub fn run<W: Write + Send>(
     };
     let batch = cfg.batch.max(1);
     let limits = Limits::solutions(cfg.limit);
+    let mut first = Vec::new();
+    let first_read = reader.read_batch(&mut first, batch);
+    if !matches!(first_read, Ok(n) if n == batch) {
+        let solved = solve_batch(first, pool.as_ref(), cfg.algorithm, &limits);
+        let mut stats = RunStats::default();
+        solved.iter().for_each(|r| tally(&mut stats, r));
+        progress.update(&stats);
+        let written = writer
+            .start()
+            .and_then(|()| solved.iter().try_for_each(|r| writer.write(r)));
+        written
+            .and_then(|()| writer.flush())
+            .map_err(PipelineError::Output)?;
+        return first_read.map(|_| stats).map_err(PipelineError::Input);
+    }
     let (batch_tx, batch_rx) = sync_channel::<Result<Vec<Record>, InputError>>(2);
     let (out_tx, out_rx) = sync_channel::<Vec<SolvedRecord>>(2);
+    batch_tx.send(Ok(first)).expect("the receiver is alive");
     std::thread::scope(|scope| {
         scope.spawn(move || loop {
-            let mut records = Vec::with_capacity(batch);
+            // Grown as filled, not reserved: most batches are full, but memory stays honest.
+            let mut records = Vec::new();
             match reader.read_batch(&mut records, batch) {
                 Ok(0) => break,
                 Ok(_) => {
@@ -145,21 +190,7 @@ pub fn run<W: Write + Send>(
                     break;
                 }
             };
-            let mut solved = Vec::with_capacity(records.len());
-            match &pool {
-                Some(pool) => pool.install(|| {
-                    records
-                        .into_par_iter()
-                        .with_min_len(16)
-                        .map(|r| solve_record(r, cfg.algorithm, &limits))
-                        .collect_into_vec(&mut solved)
-                }),
-                None => solved.extend(
-                    records
-                        .into_iter()
-                        .map(|r| solve_record(r, cfg.algorithm, &limits)),
-                ),
-            }
+            let solved = solve_batch(records, pool.as_ref(), cfg.algorithm, &limits);
             for r in &solved {
                 tally(&mut stats, r);
             }
