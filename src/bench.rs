@@ -131,15 +131,7 @@ pub fn run(
     puzzles: &[Grid],
     cfg: &BenchConfig,
 ) -> Result<BenchResult, rayon::ThreadPoolBuildError> {
-    let pool = if cfg.threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(cfg.threads)
-                .build()?,
-        )
-    } else {
-        None
-    };
+    let pool = crate::pipeline::worker_pool(cfg.threads)?;
     let budget = Duration::from_secs_f64(cfg.seconds.max(0.01));
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {

@@ -84,6 +84,20 @@ pub fn tally(stats: &mut RunStats, r: &SolvedRecord) {
     }
 }
 
+/// A rayon pool of `threads` workers, or `None` for one thread (work then runs on the caller).
+pub fn worker_pool(
+    threads: usize,
+) -> Result<Option<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
+    if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Solve one batch, in parallel on `pool` when there is one; results keep the input order.
 fn solve_batch(
     records: Vec<Record>,
@@ -120,15 +134,7 @@ pub fn run<W: Write + Send>(
     cfg: &PipelineConfig,
     progress: &dyn Progress,
 ) -> Result<RunStats, PipelineError> {
-    let pool = if cfg.threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(cfg.threads)
-                .build()?,
-        )
-    } else {
-        None
-    };
+    let pool = worker_pool(cfg.threads)?;
     let batch = cfg.batch.max(1);
     let limits = Limits::solutions(cfg.limit);
     let mut first = Vec::new();
