@@ -28,6 +28,10 @@ pub enum Command {
     /// Solve every puzzle of the inputs, writing one result per record in input order.
     #[command(after_help = SOLVE_HELP)]
     Solve(SolveArgs),
+    /// Check published solutions: every problem of every record, by line.
+    #[command(after_help = VERIFY_HELP)]
+    Verify(VerifyArgs),
+
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
     #[command(after_help = "\
 Examples:
@@ -124,6 +128,80 @@ fn parse_output_format(s: &str) -> Result<OutputFormat, String> {
         "csv" => Ok(OutputFormat::Csv),
         "jsonl" | "json" => Ok(OutputFormat::Jsonl),
         _ => Err(format!("unknown output format {s:?} (line, csv, jsonl)")),
+    }
+}
+
+const VERIFY_HELP: &str = "\
+Problems (one report line each; a record can have several):
+  malformed         the puzzle or the listed solution cannot be parsed
+  missing-solution  no solution is listed
+  invalid-givens    the puzzle's givens break a rule
+  bad-grid          the listed solution is not a complete valid grid
+  clue-mismatch     the listed solution changes a clue
+  unsolvable        the puzzle has no solution
+  not-unique        2+ solutions (the detail says whether the listed one is among them)
+  wrong-solution    the puzzle is unique and the listed grid differs from its solution
+  duplicate         the same puzzle text appeared on an earlier line (--duplicates)
+
+Solutions come from the CSV solution column, the second 81-cell field of a line, or
+--solutions FILE (one per line, same order).
+
+Exit codes: 0 every record passes; 1 some problem was found; 2 usage or I/O error.
+
+Examples:
+  sudoku-batch verify ../shared/datasets/kaggle1m_sample_first24997.csv
+  sudoku-batch verify --format csv --duplicates puzzles.txt --solutions solutions.txt";
+
+/// `sudoku-batch verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// A file of solutions, one per record in the same order (instead of a solution column).
+    #[arg(long, value_name = "FILE")]
+    pub solutions: Option<PathBuf>,
+
+    /// Skip the uniqueness proof (faster): a listed valid solution that keeps the clues passes.
+    #[arg(long)]
+    pub no_unique: bool,
+
+    /// Also report puzzles whose text repeats an earlier line (keeps every distinct puzzle in
+    /// memory, ~100 bytes each).
+    #[arg(long)]
+    pub duplicates: bool,
+
+    /// Report format: text, csv (`line,id,problem,detail`) or jsonl.
+    #[arg(long, short, default_value = "text", value_parser = parse_report_format)]
+    pub format: OutputFormat,
+
+    /// Write the report here instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+
+    /// No summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    /// Also write the summary as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+fn parse_report_format(s: &str) -> Result<OutputFormat, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "text" => Ok(OutputFormat::Line),
+        "csv" => Ok(OutputFormat::Csv),
+        "jsonl" | "json" => Ok(OutputFormat::Jsonl),
+        _ => Err(format!("unknown report format {s:?} (text, csv, jsonl)")),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod io;
 pub mod pipeline;
 pub mod solver;
 pub mod stats;
+pub mod verify;
 
 pub use error::{GridError, InputError, RecordError};
 pub use grid::{Conflict, Grid, Unit};

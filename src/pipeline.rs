@@ -44,13 +44,15 @@ impl Default for PipelineConfig {
 
 /// Told about the run's progress once per batch. The default does nothing.
 pub trait Progress: Sync {
-    /// The totals so far (after a batch was solved).
-    fn update(&self, _totals: &RunStats) {}
+    /// Records processed so far in this input (after a batch was done).
+    fn update(&self, _records: u64) {}
 }
 
 /// A progress sink that ignores everything.
 pub struct NoProgress;
 impl Progress for NoProgress {}
+
+pub use crate::io::Sink;
 
 /// What stops a run.
 #[derive(Debug, Error)]
@@ -98,62 +100,83 @@ pub fn worker_pool(
     }
 }
 
-/// Solve one batch, in parallel on `pool` when there is one; results keep the input order.
-fn solve_batch(
+/// Apply `work` to one batch, in parallel on `pool` when there is one; results keep the
+/// input order.
+fn work_batch<T: Send>(
     records: Vec<Record>,
     pool: Option<&rayon::ThreadPool>,
-    algorithm: Algorithm,
-    limits: &Limits<'_>,
-) -> Vec<SolvedRecord> {
-    let mut solved = Vec::with_capacity(records.len());
+    work: &(dyn Fn(Record) -> T + Sync),
+) -> Vec<T> {
+    let mut done = Vec::with_capacity(records.len());
     match pool {
         Some(pool) => pool.install(|| {
             records
                 .into_par_iter()
                 .with_min_len(16)
-                .map(|r| solve_record(r, algorithm, limits))
-                .collect_into_vec(&mut solved)
+                .map(work)
+                .collect_into_vec(&mut done)
         }),
-        None => solved.extend(
-            records
-                .into_iter()
-                .map(|r| solve_record(r, algorithm, limits)),
-        ),
+        None => done.extend(records.into_iter().map(work)),
     }
-    solved
+    done
 }
 
 /// Read every record of `reader`, solve it and write it to `writer`, in input order.
 /// Returns the run's totals; on an input error the records before it are written first.
-///
-/// An input that fits in one batch is handled on the calling thread (no reader or writer
-/// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
 pub fn run<W: Write + Send>(
     reader: &mut RecordReader,
     writer: &mut ResultWriter<W>,
     cfg: &PipelineConfig,
     progress: &dyn Progress,
 ) -> Result<RunStats, PipelineError> {
-    let pool = worker_pool(cfg.threads)?;
-    let batch = cfg.batch.max(1);
     let limits = Limits::solutions(cfg.limit);
+    let mut stats = RunStats::default();
+    run_stages(
+        reader,
+        cfg.threads,
+        cfg.batch,
+        &|r| solve_record(r, cfg.algorithm, &limits),
+        |r| tally(&mut stats, r),
+        writer,
+        progress,
+    )?;
+    Ok(stats)
+}
+
+/// The generic pipeline: `work` on every record (in parallel), then, in input order, `collect`
+/// on the calling thread (totals, cross-record checks) and `sink` on the writer thread.
+/// On an input error the records before it are still collected and written.
+///
+/// An input that fits in one batch is handled on the calling thread (no reader or writer
+/// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
+pub fn run_stages<T: Send>(
+    reader: &mut RecordReader,
+    threads: usize,
+    batch: usize,
+    work: &(dyn Fn(Record) -> T + Sync),
+    mut collect: impl FnMut(&mut T),
+    sink: &mut (dyn Sink<T> + Send),
+    progress: &dyn Progress,
+) -> Result<(), PipelineError> {
+    let pool = worker_pool(threads)?;
+    let batch = batch.max(1);
+    let mut records_done = 0u64;
     let mut first = Vec::new();
     let first_read = reader.read_batch(&mut first, batch);
     if !matches!(first_read, Ok(n) if n == batch) {
-        let solved = solve_batch(first, pool.as_ref(), cfg.algorithm, &limits);
-        let mut stats = RunStats::default();
-        solved.iter().for_each(|r| tally(&mut stats, r));
-        progress.update(&stats);
-        let written = writer
+        let mut done = work_batch(first, pool.as_ref(), work);
+        done.iter_mut().for_each(&mut collect);
+        progress.update(done.len() as u64);
+        let written = sink
             .start()
-            .and_then(|()| solved.iter().try_for_each(|r| writer.write(r)));
+            .and_then(|()| done.iter().try_for_each(|r| sink.write(r)));
         written
-            .and_then(|()| writer.flush())
+            .and_then(|()| sink.flush())
             .map_err(PipelineError::Output)?;
-        return first_read.map(|_| stats).map_err(PipelineError::Input);
+        return first_read.map(|_| ()).map_err(PipelineError::Input);
     }
     let (batch_tx, batch_rx) = sync_channel::<Result<Vec<Record>, InputError>>(2);
-    let (out_tx, out_rx) = sync_channel::<Vec<SolvedRecord>>(2);
+    let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
     batch_tx.send(Ok(first)).expect("the receiver is alive");
     std::thread::scope(|scope| {
         scope.spawn(move || loop {
@@ -177,16 +200,15 @@ pub fn run<W: Write + Send>(
             }
         });
         let writing = scope.spawn(move || -> io::Result<()> {
-            writer.start()?;
-            for solved in out_rx {
-                for r in &solved {
-                    writer.write(r)?;
+            sink.start()?;
+            for done in out_rx {
+                for r in &done {
+                    sink.write(r)?;
                 }
             }
-            writer.flush()
+            sink.flush()
         });
 
-        let mut stats = RunStats::default();
         let mut failure = None;
         for message in batch_rx {
             let records = match message {
@@ -196,12 +218,11 @@ pub fn run<W: Write + Send>(
                     break;
                 }
             };
-            let solved = solve_batch(records, pool.as_ref(), cfg.algorithm, &limits);
-            for r in &solved {
-                tally(&mut stats, r);
-            }
-            progress.update(&stats);
-            if out_tx.send(solved).is_err() {
+            let mut done = work_batch(records, pool.as_ref(), work);
+            done.iter_mut().for_each(&mut collect);
+            records_done += done.len() as u64;
+            progress.update(records_done);
+            if out_tx.send(done).is_err() {
                 break; // the writer stopped: its error is reported below
             }
         }
@@ -210,7 +231,7 @@ pub fn run<W: Write + Send>(
         match (written, failure) {
             (Err(e), _) => Err(PipelineError::Output(e)),
             (Ok(()), Some(f)) => Err(f),
-            (Ok(()), None) => Ok(stats),
+            (Ok(()), None) => Ok(()),
         }
     })
 }

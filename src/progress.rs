@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sudoku_batch::pipeline::Progress;
-use sudoku_batch::stats::RunStats;
 
 /// A progress bar for one run over one or more inputs.
 pub struct Bar {
@@ -63,8 +62,8 @@ impl Bar {
 }
 
 impl Progress for Bar {
-    fn update(&self, totals: &RunStats) {
-        let records = self.records_before + totals.records;
+    fn update(&self, records: u64) {
+        let records = self.records_before + records;
         let secs = self.bar.elapsed().as_secs_f64().max(1e-9);
         self.bar
             .set_position(self.bytes_before + self.bytes.load(Ordering::Relaxed));

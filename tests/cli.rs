@@ -498,3 +498,148 @@ fn bench_json_has_the_documented_keys() {
         .collect();
     assert!(nodes[0] <= nodes[1] && nodes[1] < nodes[2], "{nodes:?}");
 }
+
+// ---- verify ------------------------------------------------------------------------------
+
+/// Lines of the report as (line, problem) pairs.
+fn report_of(args: &[&str], path: &Path) -> (Option<i32>, Vec<(u64, String)>) {
+    let out = bin()
+        .arg("verify")
+        .args(args)
+        .args(["--format", "csv", "-q"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("line,id,problem,detail"));
+    let rows = lines
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(4, ',').collect();
+            (f[0].parse().unwrap(), f[2].to_string())
+        })
+        .collect();
+    (out.status.code(), rows)
+}
+
+#[test]
+fn verify_passes_published_datasets() {
+    for name in [
+        "kaggle1m_sample_10000_jerod92.csv",
+        "kaggle3m_radcliffe_sample_5000_curated.csv",
+        "kaggle9m_vopani_random_2000.csv",
+        "sudoku_exchange_diabolical_500_with_solutions.txt",
+    ] {
+        let Some(path) = dataset(name) else { continue };
+        let (code, rows) = report_of(&[], &path);
+        assert_eq!((code, rows.len()), (Some(0), 0), "{name}: {rows:?}");
+    }
+    if let Some(path) = dataset("puzzles7_serg_benchmark") {
+        let (code, rows) = report_of(&[], &path);
+        assert_eq!(code, Some(1));
+        assert_eq!(rows.iter().filter(|r| r.1 == "not-unique").count(), 10_000);
+        assert_eq!(
+            rows.iter().filter(|r| r.1 == "missing-solution").count(),
+            10_000
+        );
+    }
+    if let Some(path) = dataset("norvig_easy50.txt") {
+        let (_, rows) = report_of(&["--duplicates"], &path);
+        let dups: Vec<_> = rows.iter().filter(|r| r.1 == "duplicate").collect();
+        assert_eq!(dups, [&(41, "duplicate".to_string())]);
+    }
+}
+
+#[test]
+fn verify_reports_exactly_the_corrupted_lines() {
+    let Some(src) = dataset("kaggle1m_sample_first24997.csv") else {
+        return;
+    };
+    let text = std::fs::read_to_string(src).unwrap();
+    let mut rows: Vec<String> = text.lines().take(201).map(str::to_string).collect(); // header + 200
+    let edit = |row: &mut String, f: &dyn Fn(&mut Vec<u8>, &mut Vec<u8>)| {
+        let (p, s) = row.split_once(',').unwrap();
+        let (mut p, mut s) = (p.as_bytes().to_vec(), s.as_bytes().to_vec());
+        f(&mut p, &mut s);
+        *row = format!(
+            "{},{}",
+            String::from_utf8(p).unwrap(),
+            String::from_utf8(s).unwrap()
+        );
+    };
+    // File line numbers are index + 1 (the header is line 1).
+    // Line 6: one digit of the solution changed (at a cell that is empty in the puzzle).
+    edit(&mut rows[5], &|p, s| {
+        let i = p.iter().position(|&c| c == b'0').unwrap();
+        s[i] = if s[i] == b'9' { b'1' } else { s[i] + 1 };
+    });
+    // Line 11: two clues of the puzzle swapped (the published solution no longer fits them).
+    edit(&mut rows[10], &|p, _| {
+        let clues: Vec<usize> = (0..81).filter(|&i| p[i] != b'0').collect();
+        let (a, b) = (
+            clues[0],
+            (1..clues.len())
+                .map(|k| clues[k])
+                .find(|&j| p[j] != p[clues[0]])
+                .unwrap(),
+        );
+        p.swap(a, b);
+    });
+    // Line 16: truncated puzzle.
+    edit(&mut rows[15], &|p, _| {
+        p.pop();
+    });
+    // Line 26: most clues removed, so the puzzle has several solutions.
+    edit(&mut rows[25], &|p, _| {
+        for c in p.iter_mut().skip(10) {
+            *c = b'0';
+        }
+    });
+    // Line 31: a copy of line 21 (duplicate).
+    rows[30] = rows[20].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("corrupt.csv");
+    std::fs::write(&path, rows.join("\n") + "\n").unwrap();
+
+    let (code, report) = report_of(&["--duplicates"], &path);
+    assert_eq!(code, Some(1));
+    let lines: Vec<u64> = report.iter().map(|r| r.0).collect();
+    assert!(
+        lines.iter().all(|l| [6, 11, 16, 26, 31].contains(l)),
+        "{report:?}"
+    );
+    let at = |line: u64| -> Vec<&str> {
+        report
+            .iter()
+            .filter(|r| r.0 == line)
+            .map(|r| r.1.as_str())
+            .collect()
+    };
+    assert_eq!(at(6), ["bad-grid", "wrong-solution"]);
+    assert!(at(11).contains(&"clue-mismatch"), "{:?}", at(11));
+    assert_eq!(at(16), ["malformed"]);
+    assert_eq!(at(26), ["not-unique"]);
+    assert_eq!(at(31), ["duplicate"]);
+
+    // The same with the solutions in a parallel file, and as text and JSON lines.
+    let puzzles = dir.path().join("puzzles.txt");
+    let solutions = dir.path().join("solutions.txt");
+    let (p, s): (Vec<&str>, Vec<&str>) =
+        rows[1..].iter().map(|r| r.split_once(',').unwrap()).unzip();
+    std::fs::write(&puzzles, p.join("\n") + "\n").unwrap();
+    std::fs::write(&solutions, s.join("\n") + "\n").unwrap();
+    let (_, parallel) = report_of(
+        &["--duplicates", "--solutions", solutions.to_str().unwrap()],
+        &puzzles,
+    );
+    let shifted: Vec<(u64, String)> = report.iter().map(|(l, p)| (l - 1, p.clone())).collect();
+    assert_eq!(parallel, shifted);
+    bin()
+        .args(["verify", "-q", "--format", "text"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "corrupt.csv:16: malformed: puzzle: 80 cells, expected 81",
+        ));
+}

@@ -3,6 +3,7 @@
 mod bench;
 mod generate;
 mod solve;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
     }
 }

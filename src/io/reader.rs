@@ -162,6 +162,8 @@ pub struct RecordReader {
     label: String,
     bytes: Arc<AtomicU64>,
     kind: Kind,
+    /// A parallel file of solutions, one per record (`verify --solutions`).
+    solutions: Option<Box<RecordReader>>,
 }
 
 enum Kind {
@@ -506,7 +508,12 @@ impl RecordReader {
                 }))
             }
         };
-        Ok(RecordReader { label, bytes, kind })
+        Ok(RecordReader {
+            label,
+            bytes,
+            kind,
+            solutions: None,
+        })
     }
 
     /// The input's name in messages.
@@ -519,8 +526,22 @@ impl RecordReader {
         self.bytes.clone()
     }
 
+    /// Take each record's solution from `solutions` instead: its records, in the same order
+    /// (the first 81-cell field of each line). Records past its end get no solution.
+    pub fn attach_solutions(&mut self, solutions: RecordReader) {
+        self.solutions = Some(Box::new(solutions));
+    }
+
     /// The next record, or `None` at the end of the input.
     pub fn next_record(&mut self) -> Result<Option<Record>, InputError> {
+        let mut record = self.next_own()?;
+        if let (Some(r), Some(solutions)) = (&mut record, &mut self.solutions) {
+            r.solution = solutions.next_record()?.map(|s| s.puzzle);
+        }
+        Ok(record)
+    }
+
+    fn next_own(&mut self) -> Result<Option<Record>, InputError> {
         let label = &self.label;
         match &mut self.kind {
             Kind::Lines(r) => loop {

@@ -1,0 +1,118 @@
+//! `sudoku-batch verify`: every record checked through the pipeline, problems reported by line.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use sudoku_batch::io::report::ReportWriter;
+use sudoku_batch::io::{Input, InputFormat, ReaderOptions, RecordReader};
+use sudoku_batch::pipeline::{self, NoProgress};
+use sudoku_batch::verify::{self, Duplicates, Problem, VerifyStats};
+
+use crate::cli::{self, VerifyArgs};
+
+#[derive(Serialize)]
+struct Summary {
+    inputs: Vec<String>,
+    unique_checked: bool,
+    seconds: f64,
+    puzzles_per_sec: f64,
+    #[serde(flatten)]
+    stats: VerifyStats,
+}
+
+pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let inputs: Vec<Input> = if args.inputs.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        args.inputs.iter().map(|a| Input::from_arg(a)).collect()
+    };
+    let options = args.input.reader_options();
+    let threads = cli::threads(args.threads);
+    let unique = !args.no_unique;
+    let start = Instant::now();
+    let sink: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(
+            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let mut report = ReportWriter::new(
+        BufWriter::with_capacity(1 << 16, sink),
+        args.format,
+        true,
+        "",
+    );
+    let mut stats = VerifyStats::default();
+    let mut duplicates = args.duplicates.then(Duplicates::default);
+    let mut solutions = match &args.solutions {
+        Some(path) => {
+            let lines = ReaderOptions {
+                format: InputFormat::Lines,
+                column: None,
+            };
+            Some(RecordReader::open(&Input::Path(path.clone()), &lines)?)
+        }
+        None => None,
+    };
+    for input in &inputs {
+        let mut reader = RecordReader::open(input, &options)?;
+        if let Some(s) = solutions.take() {
+            reader.attach_solutions(s);
+        }
+        report.set_label(&input.label());
+        pipeline::run_stages(
+            &mut reader,
+            threads,
+            4096,
+            &|r| verify::check(r, unique),
+            |c| {
+                if let Some(d) = &mut duplicates {
+                    d.note(c);
+                }
+                stats.add(c);
+            },
+            &mut report,
+            &NoProgress,
+        )
+        .map_err(|e| anyhow::anyhow!(e))?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let summary = Summary {
+        inputs: inputs.iter().map(Input::label).collect(),
+        unique_checked: unique,
+        seconds,
+        puzzles_per_sec: stats.records as f64 / seconds.max(1e-9),
+        stats,
+    };
+    if !args.quiet {
+        let s = &summary.stats;
+        let counts: Vec<String> = Problem::ALL
+            .iter()
+            .filter_map(|p| s.problems.get(p).map(|n| format!("{n} {p}")))
+            .collect();
+        eprintln!(
+            "sudoku-batch: verified {} records in {:.2} s ({:.0} puzzles/s): {} passed, {} with problems{}{}",
+            s.records,
+            summary.seconds,
+            summary.puzzles_per_sec,
+            s.passed,
+            s.records - s.passed,
+            if counts.is_empty() { "" } else { ": " },
+            counts.join(", ")
+        );
+    }
+    if let Some(path) = &args.stats_json {
+        let f = File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        serde_json::to_writer_pretty(BufWriter::new(f), &summary)?;
+    }
+    Ok(if summary.stats.passed == summary.stats.records {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
