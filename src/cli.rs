@@ -259,12 +259,35 @@ pub struct InputArgs {
     /// CSV puzzle column, by header name or 0-based index (default: puzzle, quizzes, quiz, question).
     #[arg(long, value_name = "NAME|INDEX")]
     pub column: Option<String>,
+
+    /// Process only shard K of N of each (plain) input file: the K-th of N contiguous byte
+    /// ranges, aligned to line starts. The N outputs concatenated equal the unsharded output
+    /// (only shard 1 writes a CSV header). For job arrays (Slurm, Kubernetes indexed jobs).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 3/8")?;
+    let (k, n): (u64, u64) = (
+        k.trim()
+            .parse()
+            .map_err(|_| format!("{k:?} is not a number"))?,
+        n.trim()
+            .parse()
+            .map_err(|_| format!("{n:?} is not a number"))?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("{s}: K must be from 1 to N"));
+    }
+    Ok((k, n))
 }
 
 impl InputArgs {
     /// The reader settings these options ask for.
     pub fn reader_options(&self) -> ReaderOptions {
         ReaderOptions {
+            shard: self.shard,
             format: self.input_format,
             column: self
                 .column

@@ -90,6 +90,14 @@ pub enum InputError {
         /// What the CSV parser said.
         message: String,
     },
+    /// `--shard` cannot be applied to this input.
+    #[error("{path}: --shard {message}")]
+    Shard {
+        /// The input's name.
+        path: String,
+        /// Why.
+        message: String,
+    },
     /// A CSV input whose header has no puzzle column.
     #[error("{path}: CSV header has no puzzle column: wanted {wanted}; found {found} (choose one with --column NAME|INDEX)")]
     NoPuzzleColumn {

@@ -643,3 +643,49 @@ fn verify_reports_exactly_the_corrupted_lines() {
             "corrupt.csv:16: malformed: puzzle: 80 cells, expected 81",
         ));
 }
+
+// ---- sharding ----------------------------------------------------------------------------
+
+#[test]
+fn shard_outputs_concatenate_to_the_unsharded_output() {
+    let mut files = vec![fixture("mixed.txt"), fixture("kaggle3m.csv")];
+    files.extend(dataset("kaggle3m_radcliffe_sample_7034.csv"));
+    files.extend(dataset("puzzles2_17_clue"));
+    for file in &files {
+        for format in ["line", "csv"] {
+            let whole = stdout_of(&["solve", "-q", "--format", format, file.to_str().unwrap()]);
+            for n in 1..=7 {
+                let joined: String = (1..=n)
+                    .map(|k| {
+                        let shard = format!("{k}/{n}");
+                        stdout_of(&[
+                            "solve",
+                            "-q",
+                            "--format",
+                            format,
+                            "--shard",
+                            &shard,
+                            file.to_str().unwrap(),
+                        ])
+                    })
+                    .collect();
+                assert!(
+                    joined == whole,
+                    "{} {format} with {n} shards",
+                    file.display()
+                );
+            }
+        }
+    }
+    bin()
+        .args(["solve", "-q", "--shard", "0/3"])
+        .arg(fixture("mixed.txt"))
+        .assert()
+        .code(2);
+    bin()
+        .args(["solve", "-q", "--shard", "1/2"])
+        .write_stdin("x\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--shard needs a file"));
+}

@@ -60,11 +60,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             (Box::new(file), Some(temp))
         }
     };
-    let mut writer = ResultWriter::new(
-        BufWriter::with_capacity(1 << 16, sink),
-        args.format,
-        !args.no_header,
-    );
+    // Only the first shard writes the CSV header, so shard outputs concatenate.
+    let header = !args.no_header && options.shard.is_none_or(|(k, _)| k == 1);
+    let mut writer =
+        ResultWriter::new(BufWriter::with_capacity(1 << 16, sink), args.format, header);
     let mut stats = RunStats::default();
     for input in &inputs {
         let mut reader = RecordReader::open(input, &options)?;

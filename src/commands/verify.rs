@@ -51,9 +51,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let mut duplicates = args.duplicates.then(Duplicates::default);
     let mut solutions = match &args.solutions {
         Some(path) => {
+            if options.shard.is_some() {
+                anyhow::bail!("--shard cannot be combined with --solutions");
+            }
             let lines = ReaderOptions {
                 format: InputFormat::Lines,
                 column: None,
+                shard: None,
             };
             Some(RecordReader::open(&Input::Path(path.clone()), &lines)?)
         }
