@@ -40,6 +40,21 @@ Examples:
   sudoku-batch generate --count 10000 --clues 30..36 --with-solutions -o easy.csv")]
     Generate(GenerateArgs),
 
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Example:\n  sudoku-batch completions bash > /etc/bash_completion.d/sudoku-batch"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+
+    /// Print the man page (roff).
+    #[command(
+        after_help = "Example:\n  sudoku-batch man > sudoku-batch.1 && man ./sudoku-batch.1"
+    )]
+    Man,
+
     /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
     #[command(after_help = "\
 Examples:

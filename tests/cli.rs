@@ -689,3 +689,19 @@ fn shard_outputs_concatenate_to_the_unsharded_output() {
         .code(2)
         .stderr(predicate::str::contains("--shard needs a file"));
 }
+
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        bin()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("solve").and(predicate::str::contains("--shard")));
+    }
+    bin()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH sudoku-batch 1"));
+}

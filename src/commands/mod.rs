@@ -7,6 +7,8 @@ mod verify;
 
 use std::process::ExitCode;
 
+use clap::CommandFactory;
+
 use crate::cli::{Cli, Command};
 
 /// Run the chosen subcommand.
@@ -16,6 +18,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Completions { shell } => {
+            let mut cmd = crate::cli::Cli::command();
+            clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut std::io::stdout())?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
