@@ -697,7 +697,7 @@ fn completions_and_man_page() {
             .args(["completions", shell])
             .assert()
             .success()
-            .stdout(predicate::str::contains("solve").and(predicate::str::contains("--shard")));
+            .stdout(predicate::str::contains("solve").and(predicate::str::contains("shard")));
     }
     bin()
         .arg("man")
