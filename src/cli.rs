@@ -40,6 +40,17 @@ Examples:
   sudoku-batch generate --count 10000 --clues 30..36 --with-solutions -o easy.csv")]
     Generate(GenerateArgs),
 
+    /// Apply random Sudoku symmetries to existing puzzles (same difficulty, new look).
+    #[command(after_help = "\
+Each output puzzle is the input puzzle under a random symmetry (digit relabelling, row and
+column swaps within bands and stacks, band and stack swaps, transposition): the same
+difficulty and solution count. Deterministic for a seed, whatever --threads.
+
+Examples:
+  sudoku-batch shuffle --copies 100 --seed 7 top1465.txt > top146500.txt
+  sudoku-batch shuffle --with-solutions kaggle.csv -o shuffled.csv")]
+    Shuffle(ShuffleArgs),
+
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Example:\n  sudoku-batch completions bash > /etc/bash_completion.d/sudoku-batch"
@@ -218,6 +229,41 @@ fn parse_report_format(s: &str) -> Result<OutputFormat, String> {
         "jsonl" | "json" => Ok(OutputFormat::Jsonl),
         _ => Err(format!("unknown report format {s:?} (text, csv, jsonl)")),
     }
+}
+
+/// `sudoku-batch shuffle`.
+#[derive(Debug, Args)]
+pub struct ShuffleArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Shuffled copies per input puzzle.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub copies: u64,
+
+    /// Seed: the same seed gives the same output, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Write `puzzle,solution` CSV (solutions carried from the input or solved).
+    #[arg(long)]
+    pub with_solutions: bool,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+
+    /// Output file (default stdout).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// No summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 /// `sudoku-batch generate`.

@@ -705,3 +705,115 @@ fn completions_and_man_page() {
         .success()
         .stdout(predicate::str::contains(".TH sudoku-batch 1"));
 }
+
+// ---- generate and shuffle -----------------------------------------------------------------
+
+#[test]
+fn generate_is_reproducible_and_verifies() {
+    let one = bin()
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "300",
+            "--seed",
+            "5",
+            "--with-solutions",
+            "-j",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let two = bin()
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "300",
+            "--seed",
+            "5",
+            "--with-solutions",
+            "-j",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(one.status.success());
+    assert_eq!(
+        one.stdout, two.stdout,
+        "same seed, same bytes, whatever the threads"
+    );
+    assert_eq!(String::from_utf8_lossy(&one.stdout).lines().count(), 301);
+    bin()
+        .args(["verify", "-q"])
+        .write_stdin(one.stdout.clone())
+        .assert()
+        .code(0);
+    let other = bin()
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "300",
+            "--seed",
+            "6",
+            "--with-solutions",
+        ])
+        .output()
+        .unwrap();
+    assert_ne!(one.stdout, other.stdout);
+    bin()
+        .args(["generate", "--clues", "10..20"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn shuffle_keeps_solution_counts_and_is_reproducible() {
+    let input = fixture("kaggle3m.csv");
+    let args = [
+        "shuffle",
+        "-q",
+        "--copies",
+        "20",
+        "--seed",
+        "3",
+        "--with-solutions",
+    ];
+    let one = bin()
+        .args(args)
+        .args(["-j", "1"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let two = bin()
+        .args(args)
+        .args(["-j", "2"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(one.stdout, two.stdout);
+    let text = String::from_utf8(one.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1 + 3 * 20);
+    let distinct: std::collections::HashSet<&str> = text.lines().collect();
+    assert_eq!(distinct.len(), 1 + 3 * 20, "the copies look different");
+    bin()
+        .args(["verify", "-q"])
+        .write_stdin(text)
+        .assert()
+        .code(0);
+    // A puzzle with several solutions keeps several solutions.
+    let empty = format!("{}\n", ".".repeat(81));
+    let shuffled = bin()
+        .args(["shuffle", "-q"])
+        .write_stdin(empty)
+        .output()
+        .unwrap()
+        .stdout;
+    bin()
+        .args(["solve", "-q", "--unique"])
+        .write_stdin(shuffled)
+        .assert()
+        .code(1)
+        .stdout("multiple\n");
+}

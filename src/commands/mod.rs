@@ -2,6 +2,7 @@
 
 mod bench;
 mod generate;
+mod shuffle;
 mod solve;
 mod verify;
 
@@ -18,6 +19,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Shuffle(args) => shuffle::run(&args),
         Command::Completions { shell } => {
             let mut cmd = crate::cli::Cli::command();
             clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut std::io::stdout());

@@ -1,0 +1,129 @@
+//! `sudoku-batch shuffle`: random Sudoku symmetries applied to existing puzzles, so a set of
+//! known difficulty becomes a large distinct-looking set of the same difficulty.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use sudoku_batch::generate::{Rng, Symmetry};
+use sudoku_batch::grid::{Grid, CELLS};
+use sudoku_batch::io::{Input, RecordReader, Sink};
+use sudoku_batch::pipeline::{self, NoProgress};
+
+use crate::cli::{self, ShuffleArgs};
+
+/// The copies made of one record (`None`: the record is not a puzzle).
+struct Shuffled(Option<Vec<(Grid, Option<Grid>)>>);
+
+struct LineSink<W: Write> {
+    out: W,
+    with_solutions: bool,
+    header: bool,
+}
+
+impl<W: Write + Send> Sink<Shuffled> for LineSink<W> {
+    fn start(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.header) {
+            self.out.write_all(b"puzzle,solution\n")?;
+        }
+        Ok(())
+    }
+    fn write(&mut self, item: &Shuffled) -> io::Result<()> {
+        let Some(copies) = &item.0 else {
+            return self.out.write_all(b"malformed\n");
+        };
+        let mut line = [0u8; CELLS];
+        for (puzzle, solution) in copies {
+            puzzle.write_line(b'.', &mut line);
+            self.out.write_all(&line)?;
+            if self.with_solutions {
+                self.out.write_all(b",")?;
+                if let Some(s) = solution {
+                    s.write_line(b'0', &mut line);
+                    self.out.write_all(&line)?;
+                }
+            }
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
+    let inputs: Vec<Input> = if args.inputs.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        args.inputs.iter().map(|a| Input::from_arg(a)).collect()
+    };
+    let options = args.input.reader_options();
+    let sink: Box<dyn Write + Send> = match &args.output {
+        Some(path) => Box::new(
+            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
+        ),
+        None => Box::new(io::stdout()),
+    };
+    let mut sink = LineSink {
+        out: BufWriter::with_capacity(1 << 16, sink),
+        with_solutions: args.with_solutions,
+        header: args.with_solutions,
+    };
+    let (seed, copies) = (args.seed, args.copies.max(1));
+    let start = Instant::now();
+    let (mut records, mut malformed) = (0u64, 0u64);
+    for (n, input) in inputs.iter().enumerate() {
+        let mut reader = RecordReader::open(input, &options)?;
+        let stream = (n as u64) << 40; // distinct random streams per input file
+        let work = |r: sudoku_batch::io::Record| {
+            let Ok(puzzle) = r.puzzle else {
+                return Shuffled(None);
+            };
+            let solution = match r.solution {
+                Some(Ok(s)) => Some(s),
+                _ if args.with_solutions => {
+                    sudoku_batch::solver::solve_with_limit(&puzzle, 1).solution
+                }
+                _ => None,
+            };
+            let made = (0..copies)
+                .map(|j| {
+                    let mut rng = Rng::new(seed, stream + r.line * copies + j);
+                    let sym = Symmetry::random(&mut rng);
+                    (sym.apply(&puzzle), solution.map(|s| sym.apply(&s)))
+                })
+                .collect();
+            Shuffled(Some(made))
+        };
+        pipeline::run_stages(
+            &mut reader,
+            cli::threads(args.threads),
+            4096,
+            &work,
+            |s| {
+                records += 1;
+                malformed += u64::from(s.0.is_none());
+            },
+            &mut sink,
+            &NoProgress,
+        )
+        .map_err(|e| anyhow::anyhow!(e))?;
+    }
+    if !args.quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "sudoku-batch: shuffled {records} records into {} puzzles in {secs:.2} s ({:.0} puzzles/s), {malformed} malformed",
+            (records - malformed) * copies,
+            ((records - malformed) * copies) as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(if malformed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
