@@ -167,7 +167,7 @@ Problems (one report line each; a record can have several):
   unsolvable        the puzzle has no solution
   not-unique        2+ solutions (the detail says whether the listed one is among them)
   wrong-solution    the puzzle is unique and the listed grid differs from its solution
-  duplicate         the same puzzle text appeared on an earlier line (--duplicates)
+  duplicate         the puzzle appeared on an earlier line (--duplicates[=canonical])
 
 Solutions come from the CSV solution column, the second 81-cell field of a line, or
 --solutions FILE (one per line, same order).
@@ -193,10 +193,14 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub no_unique: bool,
 
-    /// Also report puzzles whose text repeats an earlier line (keeps every distinct puzzle in
-    /// memory, ~100 bytes each).
-    #[arg(long)]
-    pub duplicates: bool,
+    /// Also report repeated puzzles: `exact` (the default) compares the puzzle text;
+    /// `canonical` finds puzzles equal up to Sudoku symmetry (relabelling, row/column swaps
+    /// within bands/stacks, band/stack swaps, transposition) through a canonical form, which
+    /// costs ~5-50 ms per puzzle (fine for thousands, slow for millions). Either way every
+    /// distinct puzzle stays in memory (~100 bytes each).
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "exact",
+          value_parser = ["exact", "canonical"])]
+    pub duplicates: Option<String>,
 
     /// Report format: text, csv (`line,id,problem,detail`) or jsonl.
     #[arg(long, short, default_value = "text", value_parser = parse_report_format)]

@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod canonical;
 pub mod error;
 pub mod generate;
 pub mod grid;

@@ -100,6 +100,8 @@ pub struct Checked {
     pub id: Option<String>,
     /// The puzzle, when it parsed (for duplicate detection).
     pub puzzle: Option<Grid>,
+    /// Its canonical form, when asked for (duplicates up to symmetry).
+    pub canonical: Option<Grid>,
     /// Its problems (empty when the record is fine).
     pub findings: Vec<Finding>,
 }
@@ -141,6 +143,7 @@ pub fn check(record: Record, unique: bool) -> Checked {
         line: record.line,
         id: record.id,
         puzzle: None,
+        canonical: None,
         findings: Vec::new(),
     };
     let puzzle = match record.puzzle {
@@ -220,20 +223,27 @@ pub fn check(record: Record, unique: bool) -> Checked {
     out
 }
 
-/// Exact-duplicate detection, in input order: remembers every distinct puzzle and the line it
-/// first appeared on (memory grows with the number of distinct puzzles, ~100 bytes each).
+/// Duplicate detection, in input order: remembers every distinct puzzle (or canonical form)
+/// and the line it first appeared on (memory grows with the number of distinct puzzles,
+/// ~100 bytes each).
 #[derive(Default)]
 pub struct Duplicates {
     seen: HashMap<Grid, u64>,
 }
 
 impl Duplicates {
-    /// Note `checked`'s puzzle; adds a `duplicate` finding if it was seen before.
+    /// Note `checked`'s puzzle (its canonical form when [`Checked::canonical`] is set); adds a
+    /// `duplicate` finding if it was seen before.
     pub fn note(&mut self, checked: &mut Checked) {
-        if let Some(p) = checked.puzzle {
-            let first = *self.seen.entry(p).or_insert(checked.line);
+        if let Some(key) = checked.canonical.or(checked.puzzle) {
+            let first = *self.seen.entry(key).or_insert(checked.line);
             if first != checked.line {
-                checked.add(Problem::Duplicate, format!("same puzzle as line {first}"));
+                let how = if checked.canonical.is_some() {
+                    "equivalent to"
+                } else {
+                    "same puzzle as"
+                };
+                checked.add(Problem::Duplicate, format!("{how} line {first}"));
             }
         }
     }

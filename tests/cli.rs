@@ -817,3 +817,58 @@ fn shuffle_keeps_solution_counts_and_is_reproducible() {
         .code(1)
         .stdout("multiple\n");
 }
+
+#[test]
+fn verify_finds_duplicates_up_to_symmetry() {
+    let lines: Vec<&str> = [
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
+    ]
+    .to_vec();
+    let original = lines.join("\n") + "\n";
+    let shuffled = bin()
+        .args(["shuffle", "-q", "--seed", "11"])
+        .write_stdin(original.clone())
+        .output()
+        .unwrap()
+        .stdout;
+    let input = original + &String::from_utf8(shuffled).unwrap();
+    let out = bin()
+        .args([
+            "verify",
+            "-q",
+            "--no-unique",
+            "--format",
+            "csv",
+            "--duplicates=canonical",
+            "-",
+        ])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let dups: Vec<&str> = text.lines().filter(|l| l.contains(",duplicate,")).collect();
+    assert_eq!(
+        dups,
+        [
+            "3,,duplicate,equivalent to line 1",
+            "4,,duplicate,equivalent to line 2"
+        ]
+    );
+    // Exact duplicates do not see through the symmetry.
+    let exact = bin()
+        .args([
+            "verify",
+            "-q",
+            "--no-unique",
+            "--format",
+            "csv",
+            "--duplicates",
+        ])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(exact.stdout)
+        .unwrap()
+        .contains(",duplicate,"));
+}

@@ -48,7 +48,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         "",
     );
     let mut stats = VerifyStats::default();
-    let mut duplicates = args.duplicates.then(Duplicates::default);
+    let mut duplicates = args.duplicates.is_some().then(Duplicates::default);
+    let canonical = args.duplicates.as_deref() == Some("canonical");
     let mut solutions = match &args.solutions {
         Some(path) => {
             if options.shard.is_some() {
@@ -73,7 +74,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             &mut reader,
             threads,
             4096,
-            &|r| verify::check(r, unique),
+            &|r| {
+                let mut c = verify::check(r, unique);
+                if canonical {
+                    c.canonical = c.puzzle.as_ref().map(sudoku_batch::canonical::canonical);
+                }
+                c
+            },
             |c| {
                 if let Some(d) = &mut duplicates {
                     d.note(c);

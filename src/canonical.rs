@@ -1,0 +1,178 @@
+//! A canonical form for puzzles under Sudoku symmetry: two puzzles get the same form exactly
+//! when one maps to the other by digit relabelling, row permutations within bands, band
+//! permutations, column permutations within stacks, stack permutations and transposition.
+//!
+//! The form is the lexicographically smallest 81-cell string (empty = 0) over all 2 × 6⁴ × 6⁴
+//! position transformations, with digits relabelled 1, 2, 3, … in order of first appearance.
+//! Search: for each of the 2 × 6 × 6³ row arrangements (transposition, band order, row order
+//! in each band), a depth-first choice of the 9 columns (stack order, column order in each
+//! stack) that builds the first row cell by cell and abandons a branch as soon as that row is
+//! larger than the best form's first row; complete candidates are compared cell by cell with
+//! early exit. Exact (nothing is abandoned that could be smaller); about a millisecond for
+//! typical puzzles, at most a few tenths of a second for a nearly empty grid.
+
+use crate::grid::{Grid, CELLS};
+
+const PERMS3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+struct Search<'a> {
+    /// The grid (transposed or not) as cell values, row-major.
+    cells: &'a [u8; CELLS],
+    /// Source row of each result row.
+    rows: [usize; 9],
+    /// Source column of each result column chosen so far.
+    cols: [usize; 9],
+    /// Best form so far (`None` before the first candidate).
+    best: Option<[u8; CELLS]>,
+}
+
+impl Search<'_> {
+    /// Choose result column `j`; `label`/`next` relabel digits seen in row 0 so far;
+    /// `less` says row 0 is already strictly smaller than the best's.
+    fn columns(&mut self, j: usize, used: u16, label: [u8; 10], next: u8, less: bool) {
+        if j == 9 {
+            self.leaf(label, next);
+            return;
+        }
+        let stack_start = j % 3 == 0;
+        for c in 0..9 {
+            if used & (1 << c) != 0 {
+                continue;
+            }
+            // A new result stack takes any unused source stack (starting at its columns);
+            // inside a stack, the remaining columns of the same source stack.
+            if !stack_start && c / 3 != self.cols[j - 1] / 3 {
+                continue;
+            }
+            if stack_start && used & (0b111 << (c / 3 * 3)) != 0 {
+                continue;
+            }
+            self.cols[j] = c;
+            let v = self.cells[self.rows[0] * 9 + c];
+            let (mut label, mut next) = (label, next);
+            let value = if v == 0 {
+                0
+            } else {
+                if label[v as usize] == 0 {
+                    label[v as usize] = next;
+                    next += 1;
+                }
+                label[v as usize]
+            };
+            let mut now_less = less;
+            if !less {
+                if let Some(best) = &self.best {
+                    if value > best[j] {
+                        continue;
+                    }
+                    now_less = value < best[j];
+                }
+            }
+            self.columns(j + 1, used | (1 << c), label, next, now_less);
+        }
+    }
+
+    /// A complete transformation: compare the relabelled grid with the best.
+    fn leaf(&mut self, mut label: [u8; 10], mut next: u8) {
+        let mut out = [0u8; CELLS];
+        let mut smaller = self.best.is_none();
+        for i in 0..CELLS {
+            let v = self.cells[self.rows[i / 9] * 9 + self.cols[i % 9]];
+            let value = if v == 0 {
+                0
+            } else {
+                if label[v as usize] == 0 {
+                    label[v as usize] = next;
+                    next += 1;
+                }
+                label[v as usize]
+            };
+            out[i] = value;
+            if !smaller {
+                let best = self.best.as_ref().expect("set when not smaller");
+                if value > best[i] {
+                    return;
+                }
+                smaller = value < best[i];
+            }
+        }
+        if smaller {
+            self.best = Some(out);
+        }
+    }
+}
+
+/// The canonical form of `grid` (see the module docs).
+pub fn canonical(grid: &Grid) -> Grid {
+    let plain = *grid.cells();
+    let mut transposed = [0u8; CELLS];
+    for (i, t) in transposed.iter_mut().enumerate() {
+        *t = plain[(i % 9) * 9 + i / 9];
+    }
+    let mut best: Option<[u8; CELLS]> = None;
+    for cells in [&plain, &transposed] {
+        for bands in PERMS3 {
+            for a in PERMS3 {
+                for b in PERMS3 {
+                    for c in PERMS3 {
+                        let inner = [a, b, c];
+                        let mut rows = [0usize; 9];
+                        for (slot, row) in rows.iter_mut().enumerate() {
+                            *row = bands[slot / 3] * 3 + inner[slot / 3][slot % 3];
+                        }
+                        let mut search = Search {
+                            cells,
+                            rows,
+                            cols: [0; 9],
+                            best,
+                        };
+                        search.columns(0, 0, [0; 10], 1, false);
+                        best = search.best;
+                    }
+                }
+            }
+        }
+    }
+    Grid::from_cells(best.expect("at least one transformation")).expect("labels are 1..=9")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{Rng, Symmetry};
+
+    const P: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn symmetric_puzzles_share_a_form() {
+        let p: Grid = P.parse().unwrap();
+        let form = canonical(&p);
+        assert_eq!(form.clues(), p.clues());
+        for i in 0..20 {
+            let q = Symmetry::random(&mut Rng::new(9, i)).apply(&p);
+            assert_eq!(canonical(&q), form, "{q}");
+        }
+        // The form is the smallest of the class: no image of it is smaller.
+        for i in 0..20 {
+            let q = Symmetry::random(&mut Rng::new(10, i)).apply(&form);
+            assert!(form.cells() <= q.cells() || canonical(&q) == form);
+        }
+    }
+
+    #[test]
+    fn different_puzzles_differ() {
+        let p: Grid = P.parse().unwrap();
+        let mut q = p;
+        q.set(2, 4); // one more clue: another puzzle
+        assert_ne!(canonical(&p), canonical(&q));
+        assert_eq!(canonical(&Grid::EMPTY), Grid::EMPTY);
+    }
+}
