@@ -22,6 +22,16 @@ const PERMS3: [[usize; 3]; 6] = [
     [2, 1, 0],
 ];
 
+/// The label of digit `v` (0 stays 0), giving the next free label to a digit seen first.
+#[inline]
+fn relabel(v: u8, label: &mut [u8; 10], next: &mut u8) -> u8 {
+    if v != 0 && label[v as usize] == 0 {
+        label[v as usize] = *next;
+        *next += 1;
+    }
+    label[v as usize]
+}
+
 struct Search<'a> {
     /// The grid (transposed or not) as cell values, row-major.
     cells: &'a [u8; CELLS],
@@ -55,17 +65,8 @@ impl Search<'_> {
                 continue;
             }
             self.cols[j] = c;
-            let v = self.cells[self.rows[0] * 9 + c];
             let (mut label, mut next) = (label, next);
-            let value = if v == 0 {
-                0
-            } else {
-                if label[v as usize] == 0 {
-                    label[v as usize] = next;
-                    next += 1;
-                }
-                label[v as usize]
-            };
+            let value = relabel(self.cells[self.rows[0] * 9 + c], &mut label, &mut next);
             let mut now_less = less;
             if !less {
                 if let Some(best) = &self.best {
@@ -85,15 +86,7 @@ impl Search<'_> {
         let mut smaller = self.best.is_none();
         for i in 0..CELLS {
             let v = self.cells[self.rows[i / 9] * 9 + self.cols[i % 9]];
-            let value = if v == 0 {
-                0
-            } else {
-                if label[v as usize] == 0 {
-                    label[v as usize] = next;
-                    next += 1;
-                }
-                label[v as usize]
-            };
+            let value = relabel(v, &mut label, &mut next);
             out[i] = value;
             if !smaller {
                 let best = self.best.as_ref().expect("set when not smaller");

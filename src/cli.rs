@@ -254,17 +254,8 @@ pub struct ShuffleArgs {
     #[arg(long)]
     pub with_solutions: bool,
 
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
-    pub threads: Option<usize>,
-
-    /// Output file (default stdout).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// No summary on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -301,6 +292,13 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub with_solutions: bool,
 
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Threads, output file and quietness, shared by commands that write puzzles.
+#[derive(Debug, Args)]
+pub struct RunArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -312,6 +310,17 @@ pub struct GenerateArgs {
     /// No summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// The inputs named on the command line: `-` is stdin, and no name at all means stdin.
+pub fn inputs(args: &[String]) -> Vec<sudoku_batch::io::Input> {
+    if args.is_empty() {
+        vec![sudoku_batch::io::Input::Stdin]
+    } else {
+        args.iter()
+            .map(|a| sudoku_batch::io::Input::from_arg(a))
+            .collect()
+    }
 }
 
 /// Options shared by every command that reads puzzles.

@@ -27,10 +27,10 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         bail!("--min-guesses is above --max-guesses");
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cli::threads(args.threads))
+        .num_threads(cli::threads(args.run.threads))
         .build()
         .context("cannot start worker threads")?;
-    let sink: Box<dyn Write> = match &args.output {
+    let sink: Box<dyn Write> = match &args.run.output {
         Some(path) => Box::new(
             File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
         ),
@@ -70,7 +70,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    if !args.quiet {
+    if !args.run.quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
             "sudoku-batch: generated {} puzzles in {secs:.2} s ({:.0}/s, {:.2} attempts per puzzle, seed {})",

@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use sudoku_batch::generate::{Rng, Symmetry};
 use sudoku_batch::grid::{Grid, CELLS};
-use sudoku_batch::io::{Input, RecordReader, Sink};
+use sudoku_batch::io::{RecordReader, Sink};
 use sudoku_batch::pipeline::{self, NoProgress};
 
 use crate::cli::{self, ShuffleArgs};
@@ -56,13 +56,9 @@ impl<W: Write + Send> Sink<Shuffled> for LineSink<W> {
 }
 
 pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
-    let inputs: Vec<Input> = if args.inputs.is_empty() {
-        vec![Input::Stdin]
-    } else {
-        args.inputs.iter().map(|a| Input::from_arg(a)).collect()
-    };
+    let inputs = cli::inputs(&args.inputs);
     let options = args.input.reader_options();
-    let sink: Box<dyn Write + Send> = match &args.output {
+    let sink: Box<dyn Write + Send> = match &args.run.output {
         Some(path) => Box::new(
             File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
         ),
@@ -101,7 +97,7 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
         };
         pipeline::run_stages(
             &mut reader,
-            cli::threads(args.threads),
+            cli::threads(args.run.threads),
             4096,
             &work,
             |s| {
@@ -113,7 +109,7 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
         )
         .map_err(|e| anyhow::anyhow!(e))?;
     }
-    if !args.quiet {
+    if !args.run.quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
             "sudoku-batch: shuffled {records} records into {} puzzles in {secs:.2} s ({:.0} puzzles/s), {malformed} malformed",

@@ -34,11 +34,7 @@ struct Summary {
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let inputs: Vec<Input> = if args.inputs.is_empty() {
-        vec![Input::Stdin]
-    } else {
-        args.inputs.iter().map(|a| Input::from_arg(a)).collect()
-    };
+    let inputs = cli::inputs(&args.inputs);
     let cfg = PipelineConfig {
         algorithm: args.algorithm,
         limit: if args.unique { 2 } else { args.limit },

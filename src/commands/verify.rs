@@ -26,11 +26,7 @@ struct Summary {
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let inputs: Vec<Input> = if args.inputs.is_empty() {
-        vec![Input::Stdin]
-    } else {
-        args.inputs.iter().map(|a| Input::from_arg(a)).collect()
-    };
+    let inputs = cli::inputs(&args.inputs);
     let options = args.input.reader_options();
     let threads = cli::threads(args.threads);
     let unique = !args.no_unique;
