@@ -196,7 +196,7 @@ pub struct VerifyArgs {
     /// Also report repeated puzzles: `exact` (the default) compares the puzzle text;
     /// `canonical` finds puzzles equal up to Sudoku symmetry (relabelling, row/column swaps
     /// within bands/stacks, band/stack swaps, transposition) through a canonical form, which
-    /// costs ~5-50 ms per puzzle (fine for thousands, slow for millions). Either way every
+    /// costs ~3-15 ms per puzzle (fine for thousands, slow for millions). Either way every
     /// distinct puzzle stays in memory (~100 bytes each).
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "exact",
           value_parser = ["exact", "canonical"])]
