@@ -13,16 +13,7 @@
 //! the plain first-row search on 240 puzzles: identical forms). Measured per puzzle, one
 //! thread: ~3 ms on 17-clue puzzles, ~7 ms on Kaggle 1M puzzles, ~15 ms on magictour.
 
-use crate::grid::{Grid, CELLS};
-
-const PERMS3: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+use crate::grid::{Grid, CELLS, PERMS3};
 
 /// The label of digit `v` (0 stays 0), giving the next free label to a digit seen first.
 #[inline]

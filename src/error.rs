@@ -109,15 +109,3 @@ pub enum InputError {
         found: String,
     },
 }
-
-impl InputError {
-    /// True for a read failure caused by a closed pipe or similar I/O condition.
-    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
-        match self {
-            InputError::Open { source, .. } | InputError::Read { source, .. } => {
-                Some(source.kind())
-            }
-            _ => None,
-        }
-    }
-}

@@ -14,6 +14,16 @@ use crate::error::GridError;
 /// Number of cells in a grid.
 pub const CELLS: usize = 81;
 
+/// The 6 permutations of 3 things: the orders of rows in a band, bands in a grid, and so on.
+pub(crate) const PERMS3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// A 9x9 Sudoku grid: `0` is an empty cell, `1..=9` a digit. Row-major, 81 bytes, `Copy`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Grid([u8; CELLS]);

@@ -34,6 +34,13 @@ fn bin() -> Command {
     Command::cargo_bin("sudoku-batch").unwrap()
 }
 
+/// Parse JSON lines output.
+fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn stdout_of(args: &[&str]) -> String {
     let out = bin().args(args).output().unwrap();
     String::from_utf8(out.stdout).unwrap()
@@ -71,10 +78,7 @@ fn malformed_records_name_their_line_and_problem() {
         "--quiet",
         fixture("mixed.txt").to_str().unwrap(),
     ]);
-    let rows: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(&out);
     assert_eq!(rows.len(), 7);
     let lines: Vec<u64> = rows.iter().map(|r| r["line"].as_u64().unwrap()).collect();
     assert_eq!(lines, [2, 4, 5, 6, 7, 8, 9]);
@@ -472,10 +476,7 @@ fn bench_json_has_the_documented_keys() {
         "fast,mrv,naive",
         fixture("kaggle1m.csv").to_str().unwrap(),
     ]);
-    let rows: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows = json_lines(&out);
     assert_eq!(rows.len(), 3);
     for key in [
         "dataset",

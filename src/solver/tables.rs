@@ -3,6 +3,8 @@
 //! They all work on one *band word*: the 27 cells of a band (3 rows × 9 columns) for one digit,
 //! bit `row_in_band * 9 + column`. See the diagram at the top of `fast.rs`.
 
+use crate::grid::PERMS3;
+
 /// The 27 cells of a band.
 pub const BAND: u32 = (1 << 27) - 1;
 
@@ -63,21 +65,13 @@ const fn build_perm9() -> [u32; 512] {
 
 /// The union of the 3×3 permutation matrices (bit `row * 3 + column`) inside `occ`.
 const fn perm_union(occ: usize) -> u32 {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut allowed = 0u32;
     let mut p = 0;
     while p < 6 {
         let mut mask = 0usize;
         let mut r = 0;
         while r < 3 {
-            mask |= 1 << (r * 3 + PERMS[p][r]);
+            mask |= 1 << (r * 3 + PERMS3[p][r]);
             r += 1;
         }
         if mask & !occ == 0 {
