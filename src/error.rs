@@ -42,6 +42,12 @@ pub enum RecordError {
     /// The puzzle text does not parse.
     #[error(transparent)]
     Grid(#[from] GridError),
+    /// A line far longer than any puzzle record (its text is not kept).
+    #[error("line of {bytes} bytes, far longer than a puzzle record: is this a puzzle file?")]
+    TooLong {
+        /// The line's length.
+        bytes: u64,
+    },
     /// A CSV row too short to have the puzzle column.
     #[error("no {column:?} field: the row has {fields} field(s)")]
     MissingField {
@@ -57,12 +63,12 @@ pub enum RecordError {
 #[derive(Debug, Error)]
 pub enum InputError {
     /// The input cannot be opened.
-    #[error("{path}: cannot open: {source}")]
+    #[error("{path}: cannot open: {cause}")]
     Open {
         /// The input's name.
         path: String,
-        /// The OS error.
-        source: std::io::Error,
+        /// The OS error (in the message, not repeated as a source).
+        cause: std::io::Error,
     },
     /// The input is a directory.
     #[error("{path}: is a directory, not a puzzle file")]
@@ -71,14 +77,14 @@ pub enum InputError {
         path: String,
     },
     /// Reading failed part-way (includes a truncated or corrupt `.gz`).
-    #[error("{path}: read error after line {line}: {source}")]
+    #[error("{path}: read error {}: {cause}{}", after_line(*line), corrupt_hint(cause))]
     Read {
         /// The input's name.
         path: String,
-        /// The last line read completely.
+        /// The last line read completely (0: none).
         line: u64,
-        /// The OS or decoder error.
-        source: std::io::Error,
+        /// The OS or decoder error (in the message, not repeated as a source).
+        cause: std::io::Error,
     },
     /// A CSV syntax problem the reader cannot get past.
     #[error("{path}:{line}: CSV error: {message}")]
@@ -108,4 +114,23 @@ pub enum InputError {
         /// The header's column names.
         found: String,
     },
+}
+
+fn after_line(line: u64) -> String {
+    if line == 0 {
+        "before the first line".to_string()
+    } else {
+        format!("after line {line}")
+    }
+}
+
+/// Decoder errors mean a damaged file, not a bad disk: say so.
+fn corrupt_hint(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        InvalidInput | InvalidData | UnexpectedEof | Other => {
+            " (the file looks truncated or corrupt; the records before this point were written)"
+        }
+        _ => "",
+    }
 }

@@ -134,7 +134,7 @@ fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, InputErro
             }
             Box::new(File::open(p).map_err(|e| InputError::Open {
                 path: label.clone(),
-                source: e,
+                cause: e,
             })?)
         }
     };
@@ -143,7 +143,7 @@ fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, InputErro
     let head = buffered.fill_buf().map_err(|e| InputError::Read {
         path: label.clone(),
         line: 0,
-        source: e,
+        cause: e,
     })?;
     if is_gz_name || head.starts_with(&[0x1f, 0x8b]) {
         Ok(Box::new(BufReader::with_capacity(
@@ -178,36 +178,93 @@ enum Kind {
     Board(Option<Record>),
 }
 
-/// Reads lines into one reused buffer, tracking line numbers, the BOM and CR.
+/// The longest line kept in memory; the rest of a longer line is skipped (and counted), so a
+/// file with no line breaks cannot exhaust memory. No puzzle record comes near this.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Reads lines into one reused buffer, tracking line numbers, the BOM and line ends: `\n`,
+/// `\r\n` and a lone `\r` (old Mac files) each end a line.
 struct LineReader {
     src: Source,
     buf: Vec<u8>,
     line: u64,
+    /// The last line ended in `\r`: a `\n` right after it is part of the same line break.
+    after_cr: bool,
+}
+
+/// One line: its number, its text (at most [`MAX_LINE`] bytes) and its full length.
+struct Line<'a> {
+    number: u64,
+    text: &'a [u8],
+    len: u64,
 }
 
 impl LineReader {
-    /// The next line without its terminator (`\n`, `\r\n`) and, on line 1, without a BOM.
-    fn next_line(&mut self, label: &str) -> Result<Option<(u64, &[u8])>, InputError> {
+    fn new(src: Source) -> LineReader {
+        LineReader {
+            src,
+            buf: Vec::with_capacity(256),
+            line: 0,
+            after_cr: false,
+        }
+    }
+
+    /// The next line without its line break and, on line 1, without a BOM.
+    fn next_line(&mut self, label: &str) -> Result<Option<Line<'_>>, InputError> {
         self.buf.clear();
-        let n = self
-            .src
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| InputError::Read {
-                path: label.to_string(),
-                line: self.line + 1,
-                source: e,
-            })?;
-        if n == 0 {
+        let mut len = 0u64;
+        let mut started = false;
+        loop {
+            let avail = match self.src.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(InputError::Read {
+                        path: label.to_string(),
+                        line: self.line,
+                        cause: e,
+                    })
+                }
+            };
+            if avail.is_empty() {
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if avail[0] == b'\n' {
+                    self.src.consume(1);
+                    continue;
+                }
+            }
+            started = true;
+            let end = memchr::memchr2(b'\n', b'\r', avail);
+            let take = end.unwrap_or(avail.len());
+            let room = MAX_LINE.saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&avail[..take.min(room)]);
+            len += take as u64;
+            if let Some(i) = end {
+                self.after_cr = avail[i] == b'\r';
+                self.src.consume(i + 1);
+                break;
+            }
+            self.src.consume(take);
+        }
+        if !started {
             return Ok(None);
         }
         self.line += 1;
-        let mut s = &self.buf[..];
+        let mut text = &self.buf[..];
         if self.line == 1 {
-            s = s.strip_prefix(b"\xef\xbb\xbf").unwrap_or(s);
+            if let Some(rest) = text.strip_prefix(b"\xef\xbb\xbf") {
+                text = rest;
+                len -= 3;
+            }
         }
-        s = s.strip_suffix(b"\n").unwrap_or(s);
-        s = s.strip_suffix(b"\r").unwrap_or(s);
-        Ok(Some((self.line, s)))
+        Ok(Some(Line {
+            number: self.line,
+            text,
+            len,
+        }))
     }
 }
 
@@ -260,12 +317,24 @@ fn parse_line(line: &[u8], number: u64) -> Record {
     }
 }
 
+/// A line too long to be a record: malformed, without parsing it.
+fn too_long(line: &Line<'_>) -> Record {
+    Record {
+        line: line.number,
+        id: None,
+        puzzle: Err(RecordError::TooLong { bytes: line.len }),
+        solution: None,
+    }
+}
+
 /// CSV input with a header: the puzzle, solution and id columns by index.
 struct CsvReader {
     rdr: csv::Reader<Source>,
     row: csv::ByteRecord,
     puzzle: usize,
     puzzle_name: String,
+    /// The line of the last record read (for read errors).
+    last_line: u64,
     solution: Option<usize>,
     id: Option<usize>,
 }
@@ -290,7 +359,10 @@ impl CsvReader {
             .flexible(true)
             .has_headers(true)
             .from_reader(src);
-        let headers = rdr.byte_headers().map_err(|e| csv_error(label, e))?.clone();
+        let headers = rdr
+            .byte_headers()
+            .map_err(|e| csv_error(label, e, 0))?
+            .clone();
         let header_names = || {
             headers
                 .iter()
@@ -325,6 +397,7 @@ impl CsvReader {
             row: csv::ByteRecord::new(),
             puzzle,
             puzzle_name,
+            last_line: 1,
         })
     }
 
@@ -333,7 +406,7 @@ impl CsvReader {
             if !self
                 .rdr
                 .read_byte_record(&mut self.row)
-                .map_err(|e| csv_error(label, e))?
+                .map_err(|e| csv_error(label, e, self.last_line))?
             {
                 return Ok(None);
             }
@@ -342,6 +415,7 @@ impl CsvReader {
                 continue;
             }
             let line = self.row.position().map_or(0, |p| p.line());
+            self.last_line = line;
             let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
             let puzzle = match field(self.puzzle) {
                 Some(f) => Grid::from_line_bytes(f).map_err(RecordError::Grid),
@@ -369,18 +443,20 @@ impl CsvReader {
     }
 }
 
-fn csv_error(label: &str, e: csv::Error) -> InputError {
-    let line = e.position().map_or(0, |p| p.line());
+/// A CSV reader error; `last_line` is the line of the last record read completely.
+fn csv_error(label: &str, e: csv::Error, last_line: u64) -> InputError {
+    let line = e.position().map_or(last_line, |p| p.line());
+    let message = e.to_string();
     match e.into_kind() {
-        csv::ErrorKind::Io(source) => InputError::Read {
+        csv::ErrorKind::Io(cause) => InputError::Read {
             path: label.to_string(),
-            line,
-            source,
+            line: last_line,
+            cause,
         },
-        other => InputError::Csv {
+        _ => InputError::Csv {
             path: label.to_string(),
             line,
-            message: format!("{:?}", other),
+            message,
         },
     }
 }
@@ -399,8 +475,7 @@ fn csv_delimiter(header: &[u8]) -> u8 {
 fn detect(head: &[u8]) -> (InputFormat, u8) {
     let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let first = head
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .split(|&b| b == b'\n' || b == b'\r')
         .find(|l| !is_blank_or_comment(l));
     let Some(first) = first else {
         return (InputFormat::Lines, b',');
@@ -465,8 +540,8 @@ impl RecordReader {
     ) -> Result<RecordReader, InputError> {
         let read_err = |e| InputError::Read {
             path: label.clone(),
-            line: 1,
-            source: e,
+            line: 0,
+            cause: e,
         };
         let head = src.fill_buf().map_err(read_err)?;
         let (detected, delimiter) = detect(head);
@@ -474,11 +549,7 @@ impl RecordReader {
             InputFormat::Auto => detected,
             f => f,
         };
-        let lines = |src| LineReader {
-            src,
-            buf: Vec::with_capacity(256),
-            line: 0,
-        };
+        let lines = LineReader::new;
         let kind = match format {
             InputFormat::Auto | InputFormat::Lines => Kind::Lines(lines(src)),
             InputFormat::Block => Kind::Block(lines(src)),
@@ -557,11 +628,14 @@ impl RecordReader {
         let label = &self.label;
         match &mut self.kind {
             Kind::Lines(r) => loop {
-                let Some((number, line)) = r.next_line(label)? else {
+                let Some(line) = r.next_line(label)? else {
                     return Ok(None);
                 };
-                if !is_blank_or_comment(line) {
-                    return Ok(Some(parse_line(line, number)));
+                if line.len > MAX_LINE as u64 {
+                    return Ok(Some(too_long(&line)));
+                }
+                if !is_blank_or_comment(line.text) {
+                    return Ok(Some(parse_line(line.text, line.number)));
                 }
             },
             Kind::Csv(r) => r.next(label),
@@ -598,13 +672,31 @@ fn next_block(r: &mut LineReader, label: &str) -> Result<Option<Record>, InputEr
     let mut rows = 0usize;
     let mut start = 0u64;
     loop {
-        let Some((number, line)) = r.next_line(label)? else {
+        let Some(Line {
+            number,
+            text: line,
+            len,
+        }) = r.next_line(label)?
+        else {
             if rows == 0 {
                 return Ok(None);
             }
             let err = GridBlockError::Rows(rows);
             return Ok(Some(block_error(start, err)));
         };
+        if len > MAX_LINE as u64 {
+            if rows == 0 {
+                start = number;
+            }
+            return Ok(Some(Record {
+                line: start,
+                ..too_long(&Line {
+                    number,
+                    text: line,
+                    len,
+                })
+            }));
+        }
         if is_blank_or_comment(line) || line.iter().all(|b| b"-+|=* \t".contains(b)) {
             continue;
         }
@@ -714,11 +806,11 @@ fn open_shard(
     let io_err = |e| InputError::Read {
         path: label.clone(),
         line: 0,
-        source: e,
+        cause: e,
     };
     let mut file = File::open(path).map_err(|e| InputError::Open {
         path: label.clone(),
-        source: e,
+        cause: e,
     })?;
     let len = file.metadata().map_err(io_err)?.len();
     let mut head = vec![0u8; len.min(BUFFER as u64) as usize];

@@ -121,6 +121,10 @@ struct Tally {
     guesses: u64,
     nodes: u64,
     aborted: bool,
+    /// Work done (search nodes plus probes) and the most allowed before the search gives up
+    /// (the fast solver's restarts; `u64::MAX` otherwise).
+    work: u64,
+    budget: u64,
 }
 
 impl Tally {
@@ -132,6 +136,8 @@ impl Tally {
             guesses: 0,
             nodes: 1,
             aborted: false,
+            work: 0,
+            budget: u64::MAX,
         }
     }
 
@@ -147,7 +153,12 @@ impl Tally {
 
     #[inline]
     fn done(&self) -> bool {
-        self.solutions >= self.limit || self.aborted
+        self.solutions >= self.limit || self.aborted || self.work >= self.budget
+    }
+
+    /// The search stopped because its work budget ran out (its result is incomplete).
+    fn out_of_budget(&self) -> bool {
+        self.work >= self.budget && self.solutions < self.limit && !self.aborted
     }
 
     fn outcome(self) -> Outcome {

@@ -1,0 +1,27 @@
+//! Every grid parser on arbitrary bytes: no panic, and what parses formats back to itself.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_batch::grid::Grid;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(g) = Grid::from_line_bytes(data) {
+        assert_eq!(Grid::from_line(&g.to_line()), Ok(g));
+        assert_eq!(Grid::from_block(&g.to_block()), Ok(g));
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        for parsed in [
+            Grid::from_leetcode(text),
+            Grid::from_block(text),
+            Grid::parse(text),
+            Grid::from_line(text),
+        ] {
+            if let Ok(g) = parsed {
+                assert_eq!(Grid::from_line(&g.to_line()), Ok(g));
+                // Messages must render (no panics in Display).
+            } else if let Err(e) = parsed {
+                let _ = e.to_string();
+            }
+        }
+    }
+});
