@@ -144,6 +144,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
 
+    /// Stop at the first record that is not fine (malformed, invalid, unsolvable or, with --limit 2, multiple) with exit code 2 and a message
+    /// naming its file and line; the records before it are written, and an output file
+    /// (-o) is not created. Default: report every record and go on (exit code 1).
+    #[arg(long)]
+    pub strict: bool,
+
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -221,6 +227,12 @@ pub struct VerifyArgs {
     /// Also write the summary as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
+
+    /// Stop at the first record that is not fine (any problem) with exit code 2 and a message
+    /// naming its file and line; the records before it are written, and an output file
+    /// (-o) is not created. Default: report every record and go on (exit code 1).
+    #[arg(long)]
+    pub strict: bool,
 
     #[command(flatten)]
     pub input: InputArgs,

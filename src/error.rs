@@ -7,12 +7,21 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GridError {
     /// A character that is neither a digit 1-9 nor an empty-cell mark (`.`, `0`, `_`, `-`).
-    #[error("character {position} is {found:?}, not a digit 1-9 or an empty-cell mark (. 0 _ -)")]
+    #[error("character {position} is {found:?}, not a digit 1-9 or an empty-cell mark (. 0 _ -){}",
+        if *found == '\0' { " (a NUL byte: is the file UTF-16 or binary?)" } else { "" })]
     BadChar {
         /// 1-based character position in the puzzle field.
         position: usize,
         /// The offending character.
         found: char,
+    },
+    /// A byte that is not UTF-8 text where a cell should be.
+    #[error("character {position} is byte 0x{byte:02X}, which is not UTF-8 text (is the file in another encoding, such as Latin-1?)")]
+    BadByte {
+        /// 1-based byte position in the puzzle field.
+        position: usize,
+        /// The offending byte.
+        byte: u8,
     },
     /// The puzzle field does not have 81 cells.
     #[error("{found} cells, expected 81")]

@@ -87,13 +87,14 @@ pub fn cell_value(byte: u8) -> Option<u8> {
 }
 
 /// The character at byte offset `at` of `text`, for error messages (handles non-ASCII text).
-fn char_at(text: &[u8], at: usize) -> char {
-    match std::str::from_utf8(&text[at..]) {
-        Ok(s) => s.chars().next().unwrap_or('\u{FFFD}'),
-        Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&text[at..at + e.valid_up_to()])
-            .map_or('\u{FFFD}', |s| s.chars().next().unwrap_or('\u{FFFD}')),
-        Err(_) => '\u{FFFD}',
-    }
+/// The character starting at byte `at`, or `None` when the bytes there are not UTF-8.
+fn char_at(text: &[u8], at: usize) -> Option<char> {
+    let rest = &text[at..];
+    let valid = match std::str::from_utf8(rest) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).ok()?,
+    };
+    valid.chars().next()
 }
 
 impl Grid {
@@ -130,9 +131,15 @@ impl Grid {
         let mut n = 0usize;
         for (at, &byte) in line.iter().enumerate() {
             let Some(v) = cell_value(byte) else {
-                return Err(GridError::BadChar {
-                    position: at + 1,
-                    found: char_at(line, at),
+                return Err(match char_at(line, at) {
+                    Some(found) => GridError::BadChar {
+                        position: at + 1,
+                        found,
+                    },
+                    None => GridError::BadByte {
+                        position: at + 1,
+                        byte,
+                    },
                 });
             };
             if n < CELLS {
@@ -477,6 +484,15 @@ mod tests {
             Err(GridError::BadChar {
                 position: 6,
                 found: 'é'
+            })
+        );
+        let mut latin1 = LEETCODE_LINE.as_bytes().to_vec();
+        latin1[5] = 0xE9;
+        assert_eq!(
+            Grid::from_line_bytes(&latin1),
+            Err(GridError::BadByte {
+                position: 6,
+                byte: 0xE9
             })
         );
     }

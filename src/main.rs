@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod output;
 mod progress;
 
 use std::process::ExitCode;
@@ -24,6 +25,10 @@ fn main() -> ExitCode {
         Ok(a) => a,
         Err(e) => e.exit(),
     };
+    if let Err(err) = output::watch_signals() {
+        eprintln!("sudoku-batch: {err:#}");
+        return ExitCode::from(2);
+    }
     match commands::run(args) {
         Ok(code) => code,
         Err(err) => {

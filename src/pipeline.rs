@@ -63,9 +63,44 @@ pub enum PipelineError {
     /// Writing the output failed (a closed pipe included).
     #[error("cannot write the output: {0}")]
     Output(#[source] io::Error),
+    /// A collect step stopped the run at a record (`--strict`); the records before it were
+    /// written.
+    #[error("{path}:{line}: {message}")]
+    Halted {
+        /// The input's name.
+        path: String,
+        /// The record's line.
+        line: u64,
+        /// Why the run stopped.
+        message: String,
+    },
     /// The thread pool could not be built.
     #[error("cannot start worker threads: {0}")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// Returned by a collect step to stop the run at the current record (`--strict`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Halt {
+    /// The record's line.
+    pub line: u64,
+    /// Why the run stops there.
+    pub message: String,
+}
+
+/// Run `collect` over `done` in order; at the first [`Halt`], drop that record and the ones
+/// after it (so only those before it are written).
+fn collect_batch<T>(
+    done: &mut Vec<T>,
+    collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
+) -> Option<Halt> {
+    for (i, item) in done.iter_mut().enumerate() {
+        if let Err(halt) = collect(item) {
+            done.truncate(i);
+            return Some(halt);
+        }
+    }
+    None
 }
 
 /// Solve one record (a malformed record gets no outcome).
@@ -136,7 +171,10 @@ pub fn run<W: Write + Send>(
         cfg.threads,
         cfg.batch,
         &|r| solve_record(r, cfg.algorithm, &limits),
-        |r| tally(&mut stats, r),
+        |r| {
+            tally(&mut stats, r);
+            Ok(())
+        },
         writer,
         progress,
     )?;
@@ -144,8 +182,10 @@ pub fn run<W: Write + Send>(
 }
 
 /// The generic pipeline: `work` on every record (in parallel), then, in input order, `collect`
-/// on the calling thread (totals, cross-record checks) and `sink` on the writer thread.
-/// On an input error the records before it are still collected and written.
+/// on the calling thread (totals, cross-record checks, messages) and `sink` on the writer
+/// thread. On an input error the records before it are still collected and written; when
+/// `collect` returns a [`Halt`], the records before that one are written and the run stops
+/// with [`PipelineError::Halted`].
 ///
 /// An input that fits in one batch is handled on the calling thread (no reader or writer
 /// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
@@ -154,7 +194,7 @@ pub fn run_stages<T: Send>(
     threads: usize,
     batch: usize,
     work: &(dyn Fn(Record) -> T + Sync),
-    mut collect: impl FnMut(&mut T),
+    mut collect: impl FnMut(&mut T) -> Result<(), Halt>,
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
 ) -> Result<(), PipelineError> {
@@ -165,7 +205,7 @@ pub fn run_stages<T: Send>(
     let first_read = reader.read_batch(&mut first, batch);
     if !matches!(first_read, Ok(n) if n == batch) {
         let mut done = work_batch(first, pool.as_ref(), work);
-        done.iter_mut().for_each(&mut collect);
+        let halt = collect_batch(&mut done, &mut collect);
         progress.update(done.len() as u64);
         let written = sink
             .start()
@@ -173,8 +213,12 @@ pub fn run_stages<T: Send>(
         written
             .and_then(|()| sink.flush())
             .map_err(PipelineError::Output)?;
+        if let Some(h) = halt {
+            return Err(halted(reader, h));
+        }
         return first_read.map(|_| ()).map_err(PipelineError::Input);
     }
+    let label = reader.label().to_string();
     let (batch_tx, batch_rx) = sync_channel::<Result<Vec<Record>, InputError>>(2);
     let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
     batch_tx.send(Ok(first)).expect("the receiver is alive");
@@ -210,28 +254,47 @@ pub fn run_stages<T: Send>(
         });
 
         let mut failure = None;
+        let mut input_error = None;
         for message in batch_rx {
             let records = match message {
                 Ok(records) => records,
                 Err(e) => {
-                    failure = Some(PipelineError::Input(e));
+                    input_error = Some(PipelineError::Input(e));
                     break;
                 }
             };
             let mut done = work_batch(records, pool.as_ref(), work);
-            done.iter_mut().for_each(&mut collect);
+            let halt = collect_batch(&mut done, &mut collect);
             records_done += done.len() as u64;
             progress.update(records_done);
             if out_tx.send(done).is_err() {
                 break; // the writer stopped: its error is reported below
             }
+            if let Some(h) = halt {
+                failure = Some(h);
+                break;
+            }
         }
         drop(out_tx);
+        // Dropping the batch receiver (the loop above consumed it) stops the reader thread.
         let written = writing.join().expect("the writer thread does not panic");
-        match (written, failure) {
-            (Err(e), _) => Err(PipelineError::Output(e)),
-            (Ok(()), Some(f)) => Err(f),
-            (Ok(()), None) => Ok(()),
+        match (written, failure, input_error) {
+            (Err(e), _, _) => Err(PipelineError::Output(e)),
+            (Ok(()), Some(h), _) => Err(halted_at(label, h)),
+            (Ok(()), None, Some(e)) => Err(e),
+            (Ok(()), None, None) => Ok(()),
         }
     })
+}
+
+fn halted(reader: &RecordReader, h: Halt) -> PipelineError {
+    halted_at(reader.label().to_string(), h)
+}
+
+fn halted_at(path: String, h: Halt) -> PipelineError {
+    PipelineError::Halted {
+        path,
+        line: h.line,
+        message: h.message,
+    }
 }

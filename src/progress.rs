@@ -55,6 +55,11 @@ impl Bar {
         self.bytes = bytes;
     }
 
+    /// Print a line on stderr without tearing the bar.
+    pub fn println(&self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
     /// Remove the bar from the terminal.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -1,7 +1,6 @@
 //! `sudoku-batch generate`: seeded puzzles with a unique solution, in parallel, in order.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -12,6 +11,7 @@ use sudoku_batch::generate::{generate, GenerateConfig, Generated};
 use sudoku_batch::grid::CELLS;
 
 use crate::cli::{self, GenerateArgs};
+use crate::output::Output;
 
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let (min_clues, max_clues) = parse_range(&args.clues)?;
@@ -30,15 +30,12 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         .num_threads(cli::threads(args.run.threads))
         .build()
         .context("cannot start worker threads")?;
-    let sink: Box<dyn Write> = match &args.run.output {
-        Some(path) => Box::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        ),
-        None => Box::new(io::stdout()),
-    };
+    let (output, sink) = Output::create(args.run.output.as_deref())?;
+    let label = output.label();
     let mut out = BufWriter::with_capacity(1 << 16, sink);
     if args.with_solutions {
-        out.write_all(b"puzzle,solution\n")?;
+        out.write_all(b"puzzle,solution\n")
+            .with_context(|| format!("{label}: cannot write"))?;
     }
     let start = Instant::now();
     let mut batch: Vec<Generated> = Vec::new();
@@ -66,10 +63,14 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
                 rest[0] = b'\n';
                 CELLS + 1
             };
-            out.write_all(&line[..len])?;
+            out.write_all(&line[..len])
+                .with_context(|| format!("{label}: cannot write"))?;
         }
     }
-    out.flush()?;
+    out.flush()
+        .with_context(|| format!("{label}: cannot write"))?;
+    drop(out);
+    output.commit()?;
     if !args.run.quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(

@@ -1,12 +1,9 @@
 //! `sudoku-batch shuffle`: random Sudoku symmetries applied to existing puzzles, so a set of
 //! known difficulty becomes a large distinct-looking set of the same difficulty.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
-
-use anyhow::Context;
 
 use sudoku_batch::generate::{Rng, Symmetry};
 use sudoku_batch::grid::{Grid, CELLS};
@@ -14,9 +11,14 @@ use sudoku_batch::io::{RecordReader, Sink};
 use sudoku_batch::pipeline::{self, NoProgress};
 
 use crate::cli::{self, ShuffleArgs};
+use crate::commands::output_error;
+use crate::output::{Diagnostics, Output};
 
-/// The copies made of one record (`None`: the record is not a puzzle).
-struct Shuffled(Option<Vec<(Grid, Option<Grid>)>>);
+/// The copies made of one record, or why it is not a puzzle.
+struct Shuffled {
+    line: u64,
+    copies: Result<Vec<(Grid, Option<Grid>)>, String>,
+}
 
 struct LineSink<W: Write> {
     out: W,
@@ -32,7 +34,7 @@ impl<W: Write + Send> Sink<Shuffled> for LineSink<W> {
         Ok(())
     }
     fn write(&mut self, item: &Shuffled) -> io::Result<()> {
-        let Some(copies) = &item.0 else {
+        let Ok(copies) = &item.copies else {
             return self.out.write_all(b"malformed\n");
         };
         let mut line = [0u8; CELLS];
@@ -57,13 +59,12 @@ impl<W: Write + Send> Sink<Shuffled> for LineSink<W> {
 
 pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
     let inputs = cli::inputs(&args.inputs);
+    for input in &inputs {
+        input.check()?;
+    }
     let options = args.input.reader_options();
-    let sink: Box<dyn Write + Send> = match &args.run.output {
-        Some(path) => Box::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        ),
-        None => Box::new(io::stdout()),
-    };
+    let (output, sink) = Output::create(args.run.output.as_deref())?;
+    let mut diagnostics = Diagnostics::new(args.run.quiet);
     let mut sink = LineSink {
         out: BufWriter::with_capacity(1 << 16, sink),
         with_solutions: args.with_solutions,
@@ -73,11 +74,18 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let (mut records, mut malformed) = (0u64, 0u64);
     for (n, input) in inputs.iter().enumerate() {
+        let label = input.label();
         let mut reader = RecordReader::open(input, &options)?;
         let stream = (n as u64) << 40; // distinct random streams per input file
         let work = |r: sudoku_batch::io::Record| {
-            let Ok(puzzle) = r.puzzle else {
-                return Shuffled(None);
+            let puzzle = match r.puzzle {
+                Ok(p) => p,
+                Err(e) => {
+                    return Shuffled {
+                        line: r.line,
+                        copies: Err(format!("malformed: {e}")),
+                    }
+                }
             };
             let solution = match r.solution {
                 Some(Ok(s)) => Some(s),
@@ -93,7 +101,10 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
                     (sym.apply(&puzzle), solution.map(|s| sym.apply(&s)))
                 })
                 .collect();
-            Shuffled(Some(made))
+            Shuffled {
+                line: r.line,
+                copies: Ok(made),
+            }
         };
         pipeline::run_stages(
             &mut reader,
@@ -102,13 +113,20 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
             &work,
             |s| {
                 records += 1;
-                malformed += u64::from(s.0.is_none());
+                if let Err(e) = &s.copies {
+                    malformed += 1;
+                    diagnostics.report(|m| eprintln!("{m}"), &label, s.line, e);
+                }
+                Ok(())
             },
             &mut sink,
             &NoProgress,
         )
-        .map_err(|e| anyhow::anyhow!(e))?;
+        .map_err(|e| output_error(e, &output))?;
     }
+    drop(sink);
+    output.commit()?;
+    diagnostics.finish("the output has a malformed line for each");
     if !args.run.quiet {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(

@@ -1,20 +1,20 @@
 //! `sudoku-batch solve`: every input through the pipeline, a summary on stderr, the exit code.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
 use serde::Serialize;
 
-use sudoku_batch::io::{Input, RecordReader, ResultWriter};
-use sudoku_batch::pipeline::{self, PipelineConfig, PipelineError};
-use sudoku_batch::solver::Algorithm;
+use sudoku_batch::io::{Input, RecordReader, RecordStatus, ResultWriter};
+use sudoku_batch::pipeline::{self, Halt, PipelineConfig};
+use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
 use crate::cli::{self, SolveArgs};
+use crate::commands::output_error;
+use crate::output::{write_file, Diagnostics, Output};
 use crate::progress::Bar;
 
 /// The run summary written by `--stats-json` (and printed on stderr).
@@ -35,6 +35,9 @@ struct Summary {
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let inputs = cli::inputs(&args.inputs);
+    for input in &inputs {
+        input.check()?;
+    }
     let cfg = PipelineConfig {
         algorithm: args.algorithm,
         limit: if args.unique { 2 } else { args.limit },
@@ -46,52 +49,68 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let total_bytes = inputs.iter().map(Input::size).sum::<Option<u64>>();
     let mut bar = Bar::new(total_bytes, !args.quiet);
 
-    let (sink, temp): (Box<dyn Write + Send>, _) = match &args.output {
-        None => (Box::new(io::stdout()), None),
-        Some(path) => {
-            let temp = temp_beside(path)?;
-            let file = temp
-                .reopen()
-                .with_context(|| format!("{}: cannot write", path.display()))?;
-            (Box::new(file), Some(temp))
-        }
-    };
+    let (output, sink) = Output::create(args.output.as_deref())?;
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = !args.no_header && options.shard.is_none_or(|(k, _)| k == 1);
     let mut writer =
         ResultWriter::new(BufWriter::with_capacity(1 << 16, sink), args.format, header);
+    let limits = Limits::solutions(cfg.limit);
     let mut stats = RunStats::default();
+    let mut diagnostics = Diagnostics::new(args.quiet);
     for input in &inputs {
+        let label = input.label();
         let mut reader = RecordReader::open(input, &options)?;
         bar.next_input(reader.bytes_read(), stats.records);
-        let result = pipeline::run(&mut reader, &mut writer, &cfg, &bar);
-        match result {
-            Ok(s) => stats += s,
-            Err(PipelineError::Output(e)) => {
-                bar.finish();
-                let target = args
-                    .output
-                    .as_ref()
-                    .map_or("stdout".into(), |p| p.display().to_string());
-                return Err(anyhow::Error::new(e).context(format!("{target}: cannot write")));
-            }
-            Err(e) => {
-                bar.finish();
-                return Err(e.into());
-            }
+        let records_before = stats.records;
+        let result = pipeline::run_stages(
+            &mut reader,
+            cfg.threads,
+            cfg.batch,
+            &|r| pipeline::solve_record(r, cfg.algorithm, &limits),
+            |r| {
+                let status = r.status();
+                let problem = match status {
+                    RecordStatus::Solved => None,
+                    RecordStatus::Multiple if cfg.limit < 2 => None,
+                    _ => Some(match r.error() {
+                        Some(e) => format!("{}: {e}", status.as_str()),
+                        None => status.as_str().to_string(),
+                    }),
+                };
+                if let Some(message) = problem {
+                    if args.strict {
+                        return Err(Halt {
+                            line: r.record.line,
+                            message: format!("{message} (stopped by --strict)"),
+                        });
+                    }
+                    // Malformed and invalid records are input errors worth a message;
+                    // unsolvable and multiple are answers, already in the output.
+                    if matches!(status, RecordStatus::Malformed | RecordStatus::Invalid) {
+                        diagnostics.report(|m| bar.println(m), &label, r.record.line, &message);
+                    }
+                }
+                pipeline::tally(&mut stats, r);
+                Ok(())
+            },
+            &mut writer,
+            &bar,
+        );
+        if let Err(e) = result {
+            bar.finish();
+            return Err(output_error(e, &output));
+        }
+        if stats.records == records_before && !args.quiet {
+            bar.println(&no_records(&label));
         }
     }
-    writer.flush().context("cannot write the output")?;
+    writer
+        .flush()
+        .with_context(|| format!("{}: cannot write", output.label()))?;
     drop(writer);
-    if let (Some(temp), Some(path)) = (temp, &args.output) {
-        temp.persist(path).with_context(|| {
-            format!(
-                "{}: cannot move the finished output into place",
-                path.display()
-            )
-        })?;
-    }
+    output.commit()?;
     bar.finish();
+    diagnostics.finish("--format jsonl or csv gives every record's message");
 
     let seconds = start.elapsed().as_secs_f64();
     let summary = Summary {
@@ -110,36 +129,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         print_summary(&summary);
     }
     if let Some(path) = &args.stats_json {
-        write_json(path, &summary)?;
+        write_file(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &summary)?;
+            writeln!(w)
+        })?;
     }
     Ok(if stats.problems() == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
-}
-
-/// A temporary file in the directory of `path`, so the final rename cannot cross devices.
-fn temp_beside(path: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(".sudoku-batch-")
-        .suffix(".partial")
-        .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create the output file", path.display()))
-}
-
-fn write_json(path: &Path, summary: &Summary) -> anyhow::Result<()> {
-    let mut f = BufWriter::new(
-        File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-    );
-    serde_json::to_writer_pretty(&mut f, summary)?;
-    writeln!(f)?;
-    f.flush()
-        .with_context(|| format!("{}: cannot write", path.display()))
 }
 
 fn print_summary(s: &Summary) {
@@ -161,4 +160,9 @@ fn print_summary(s: &Summary) {
         "sudoku-batch: guesses/puzzle {:.2} (max {}), nodes/puzzle {:.2} (max {}), {:.1}% solved without guessing",
         s.guesses_per_puzzle, t.max_guesses, s.nodes_per_puzzle, t.max_nodes, s.no_guess_pct
     );
+}
+
+/// The warning for an input without records (not an error: the exit code stays 0).
+pub fn no_records(label: &str) -> String {
+    format!("sudoku-batch: warning: {label}: no puzzle records (an empty file, or only a header or comments)")
 }

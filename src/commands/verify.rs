@@ -1,19 +1,19 @@
 //! `sudoku-batch verify`: every record checked through the pipeline, problems reported by line.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use sudoku_batch::io::report::ReportWriter;
 use sudoku_batch::io::{Input, InputFormat, ReaderOptions, RecordReader};
-use sudoku_batch::pipeline::{self, NoProgress};
+use sudoku_batch::pipeline::{self, Halt, NoProgress};
 use sudoku_batch::verify::{self, Duplicates, Problem, VerifyStats};
 
 use crate::cli::{self, VerifyArgs};
+use crate::commands::output_error;
+use crate::output::{write_file, Output};
 
 #[derive(Serialize)]
 struct Summary {
@@ -31,12 +31,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let threads = cli::threads(args.threads);
     let unique = !args.no_unique;
     let start = Instant::now();
-    let sink: Box<dyn Write + Send> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path).with_context(|| format!("{}: cannot create", path.display()))?,
-        ),
-        None => Box::new(io::stdout()),
-    };
+    for input in &inputs {
+        input.check()?;
+    }
+    let (output, sink) = Output::create(args.output.as_deref())?;
     let mut report = ReportWriter::new(
         BufWriter::with_capacity(1 << 16, sink),
         args.format,
@@ -66,6 +64,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             reader.attach_solutions(s);
         }
         report.set_label(&input.label());
+        let records_before = stats.records;
         pipeline::run_stages(
             &mut reader,
             threads,
@@ -81,13 +80,25 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                 if let Some(d) = &mut duplicates {
                     d.note(c);
                 }
+                if let (true, Some(f)) = (args.strict, c.findings.first()) {
+                    return Err(Halt {
+                        line: c.line,
+                        message: format!("{}: {} (stopped by --strict)", f.problem, f.detail),
+                    });
+                }
                 stats.add(c);
+                Ok(())
             },
             &mut report,
             &NoProgress,
         )
-        .map_err(|e| anyhow::anyhow!(e))?;
+        .map_err(|e| output_error(e, &output))?;
+        if stats.records == records_before && !args.quiet {
+            eprintln!("{}", super::solve::no_records(&input.label()));
+        }
     }
+    drop(report);
+    output.commit()?;
     let seconds = start.elapsed().as_secs_f64();
     let summary = Summary {
         inputs: inputs.iter().map(Input::label).collect(),
@@ -114,8 +125,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(path) = &args.stats_json {
-        let f = File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
-        serde_json::to_writer_pretty(BufWriter::new(f), &summary)?;
+        write_file(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &summary)?;
+            writeln!(w)
+        })?;
     }
     Ok(if summary.stats.passed == summary.stats.records {
         ExitCode::SUCCESS

@@ -79,6 +79,19 @@ impl Input {
         }
     }
 
+    /// Check that the input can be opened, before any work starts (a typo in the last of
+    /// several paths should not cost a long run).
+    pub fn check(&self) -> Result<(), InputError> {
+        match self {
+            Input::Stdin => Ok(()),
+            Input::Path(p) if p.is_dir() => Err(InputError::IsDirectory { path: self.label() }),
+            Input::Path(p) => File::open(p).map(drop).map_err(|e| InputError::Open {
+                path: self.label(),
+                cause: e,
+            }),
+        }
+    }
+
     /// The size in bytes of a regular file (compressed size for `.gz`), for progress.
     pub fn size(&self) -> Option<u64> {
         match self {
