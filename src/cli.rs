@@ -9,9 +9,11 @@ use sudoku_batch::solver::Algorithm;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  every record solved (and unique with --limit 2)
-  1  the run finished, but some records were malformed, invalid, unsolvable or multiple
-  2  usage or I/O error (the message names the path)";
+  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem)
+  1    the run finished, but some records were not (each is in the output, with its line)
+  2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
+  130  interrupted (SIGINT; 143 for SIGTERM): an -o output file is removed, never left half
+       written";
 
 /// Solve, check and benchmark Sudoku puzzles in bulk.
 #[derive(Debug, Parser)]
@@ -84,13 +86,20 @@ Input formats (auto-detected from the first line):
   block   9 rows of 9 cells per puzzle;  board  a LeetCode board [[\"5\",\"3\",...],...]
   Files ending in .gz are decompressed; - or no INPUT reads stdin.
 
-Statuses: solved, multiple (2+ solutions, with --limit 2), unsolvable, invalid (the givens
-break a rule), malformed (not a puzzle; the message names the line).
+Statuses (one output record per input record, in input order, with its input line):
+  solved      a solution (unique, with --limit 2)
+  multiple    2 or more solutions (found with --limit 2 or more)
+  unsolvable  the givens are consistent but no grid completes them
+  invalid     the givens break a rule: the message names digit, unit and cells
+  malformed   not a puzzle: the message names the character or length that is wrong
+Malformed and invalid records are also reported on stderr as FILE:LINE: message (the first
+20; --format jsonl or csv carries every message).
 
 Exit codes:
-  0  every record solved (and unique with --limit 2)
-  1  the run finished, but some records were malformed, invalid, unsolvable or multiple
-  2  usage or I/O error (the message names the path)
+  0    every record solved (and unique with --limit 2)
+  1    the run finished, but some records were malformed, invalid, unsolvable or multiple
+  2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
+  130  interrupted (SIGINT; 143 for SIGTERM): the -o file is removed, never left half written
 
 Examples:
   sudoku-batch solve datasets/generated-easy-10k.csv -o solutions.txt
@@ -104,7 +113,8 @@ pub struct SolveArgs {
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
 
-    /// Write results here instead of stdout (written to a temporary file, renamed at the end).
+    /// Write results here instead of stdout: through a temporary file in the same directory,
+    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -178,7 +188,8 @@ Problems (one report line each; a record can have several):
 Solutions come from the CSV solution column, the second 81-cell field of a line, or
 --solutions FILE (one per line, same order).
 
-Exit codes: 0 every record passes; 1 some problem was found; 2 usage or I/O error.
+Exit codes: 0 every record passes; 1 some problem was found; 2 usage or I/O error, or
+--strict stopped at a problem; 130/143 interrupted (the -o report is removed).
 
 Examples:
   sudoku-batch verify ../shared/datasets/kaggle1m_sample_first24997.csv
@@ -212,7 +223,7 @@ pub struct VerifyArgs {
     #[arg(long, short, default_value = "text", value_parser = parse_report_format)]
     pub format: OutputFormat,
 
-    /// Write the report here instead of stdout.
+    /// Write the report here instead of stdout (complete or absent: see solve -o).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -315,7 +326,7 @@ pub struct RunArgs {
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
 
-    /// Output file (default stdout).
+    /// Output file (default stdout); written through a temporary file, so complete or absent.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 

@@ -162,7 +162,7 @@ fn csv_inputs_find_their_puzzle_column_and_carry_ids() {
         let mut lines = out.lines();
         assert_eq!(
             lines.next(),
-            Some("line,id,puzzle,solution,status,solutions,guesses,nodes")
+            Some("line,id,puzzle,solution,status,solutions,guesses,nodes,error")
         );
         let source = std::fs::read_to_string(fixture(name)).unwrap();
         for (i, (row, src)) in lines.zip(source.lines().skip(1)).enumerate() {

@@ -2,7 +2,8 @@
 //!
 //! - `line`: the 81-digit solution, or the status word (`unsolvable`, `invalid`, `multiple`,
 //!   `malformed`);
-//! - `csv`: header `line,id,puzzle,solution,status,solutions,guesses,nodes`;
+//! - `csv`: header `line,id,puzzle,solution,status,solutions,guesses,nodes,error` (`error`:
+//!   the message of a malformed or invalid record);
 //! - `jsonl`: one object per record with the same fields plus `error` for malformed and
 //!   invalid records.
 
@@ -114,7 +115,7 @@ pub struct ResultWriter<W: Write> {
     header: bool,
 }
 
-const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes\n";
+const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
 
 impl<W: Write> ResultWriter<W> {
     /// A writer; `header` asks for the CSV header line before the first record.
@@ -174,11 +175,15 @@ impl<W: Write> ResultWriter<W> {
         write_grid(&mut self.out, o.and_then(|o| o.solution).as_ref(), b'0')?;
         let (solutions, guesses, nodes) =
             o.map_or((0, 0, 0), |o| (o.solutions, o.guesses, o.nodes));
-        writeln!(
+        write!(
             self.out,
-            ",{},{solutions},{guesses},{nodes}",
+            ",{},{solutions},{guesses},{nodes},",
             r.status().as_str()
-        )
+        )?;
+        if let Some(e) = r.error() {
+            write_csv_field(&mut self.out, &e)?;
+        }
+        self.out.write_all(b"\n")
     }
 
     fn write_json(&mut self, r: &SolvedRecord) -> io::Result<()> {
@@ -280,13 +285,13 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
             lines[0],
-            "line,id,puzzle,solution,status,solutions,guesses,nodes"
+            "line,id,puzzle,solution,status,solutions,guesses,nodes,error"
         );
-        assert_eq!(lines[1], format!("7,\"a,b\",{P},{S},solved,1,0,1"));
-        assert_eq!(lines[2], "7,,,,malformed,0,0,0");
+        assert_eq!(lines[1], format!("7,\"a,b\",{P},{S},solved,1,0,1,"));
+        assert_eq!(lines[2], "7,,,,malformed,0,0,0,\"1 cells, expected 81\"");
         assert_eq!(
             render(OutputFormat::Csv, &[]),
-            "line,id,puzzle,solution,status,solutions,guesses,nodes\n"
+            "line,id,puzzle,solution,status,solutions,guesses,nodes,error\n"
         );
     }
 
