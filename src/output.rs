@@ -66,6 +66,13 @@ impl Output {
         if path.is_dir() {
             anyhow::bail!("{}: is a directory, not an output file", path.display());
         }
+        if !dir.is_dir() {
+            anyhow::bail!(
+                "{}: cannot create the output file: no directory {}",
+                path.display(),
+                dir.display()
+            );
+        }
         let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         let mut builder = tempfile::Builder::new();
         builder.prefix(".sudoku-batch-").suffix(".partial");

@@ -582,3 +582,77 @@ fn unsafe_kill(pid: u32, signal: i32) {
         .unwrap();
     assert!(status.success());
 }
+
+#[test]
+fn output_errors_name_the_output_and_exit_2() {
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::File::create("/dev/full").unwrap();
+        let run = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+            .args(["solve", "-q"])
+            .arg(bad("length.txt"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2));
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        assert!(
+            stderr.contains("stdout: cannot write: No space left on device"),
+            "{stderr}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-dir/out.txt");
+    let run = bin()
+        .args(["solve", "-q", "-o"])
+        .arg(&missing)
+        .arg(bad("length.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot create the output file: no directory"),
+        "{stderr}"
+    );
+}
+
+/// Every corpus file through every command that reads puzzles: no panic, no backtrace, a
+/// documented exit code, and messages that start with the program's name.
+#[test]
+fn every_command_survives_every_corpus_file() {
+    let dir = std::fs::read_dir(bad("")).unwrap();
+    let mut files: Vec<PathBuf> = dir.map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() >= 20);
+    let commands: [&[&str]; 5] = [
+        &["solve", "--limit", "2"],
+        &["solve", "--format", "csv", "--strict"],
+        &["verify", "--duplicates"],
+        &["shuffle", "--copies", "2"],
+        &["bench", "--seconds", "0.01"],
+    ];
+    for file in &files {
+        for args in commands {
+            let run = bin().args(args).arg(file).output().unwrap();
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            let code = run.status.code();
+            assert!(
+                matches!(code, Some(0..=2)),
+                "{args:?} {}: {code:?}\n{stderr}",
+                file.display()
+            );
+            assert!(
+                !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+                "{args:?} {}: {stderr}",
+                file.display()
+            );
+            assert!(
+                stderr
+                    .lines()
+                    .all(|l| l.starts_with("sudoku-batch: ") || l.is_empty()),
+                "{args:?} {}: {stderr}",
+                file.display()
+            );
+        }
+    }
+}

@@ -8,11 +8,16 @@ use anyhow::{bail, Context};
 use sudoku_batch::bench::{self, BenchConfig, BenchResult};
 use sudoku_batch::io::load_puzzles;
 
+use sudoku_batch::io::Input;
+
 use crate::cli::{self, BenchArgs};
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         bail!("--seconds must be a positive number, not {}", args.seconds);
+    }
+    for path in &args.files {
+        Input::Path(path.clone()).check()?;
     }
     let threads = cli::threads(args.threads);
     let options = args.input.reader_options();
