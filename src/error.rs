@@ -105,6 +105,12 @@ pub enum InputError {
         /// What the CSV parser said.
         message: String,
     },
+    /// The input is UTF-16 text (it starts with a UTF-16 byte-order mark).
+    #[error("{path}: looks like UTF-16 text; convert it to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8 {path} > {path}.utf8")]
+    Utf16 {
+        /// The input's name.
+        path: String,
+    },
     /// `--shard` cannot be applied to this input.
     #[error("{path}: --shard {message}")]
     Shard {

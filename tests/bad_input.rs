@@ -338,6 +338,19 @@ fn non_utf8_bytes_and_nul_bytes_are_malformed_records() {
 }
 
 #[test]
+fn utf16_input_is_refused_with_a_conversion_hint() {
+    let run = solve(&[], &bad("utf16.txt"));
+    assert_eq!(run.code, Some(2));
+    assert!(run.rows.is_empty());
+    assert!(
+        run.stderr
+            .contains("utf16.txt: looks like UTF-16 text; convert it to UTF-8 first"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn a_10_mb_line_is_one_malformed_record() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long-line.txt");

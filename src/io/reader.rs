@@ -557,6 +557,9 @@ impl RecordReader {
             cause: e,
         };
         let head = src.fill_buf().map_err(read_err)?;
+        if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") {
+            return Err(InputError::Utf16 { path: label });
+        }
         let (detected, delimiter) = detect(head);
         let format = match options.format {
             InputFormat::Auto => detected,
