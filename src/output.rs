@@ -109,9 +109,8 @@ impl Output {
         };
         let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
         pending.retain(|p| p != temp.path());
-        temp.as_file()
-            .sync_all()
-            .with_context(|| format!("{}: cannot write", path.display()))?;
+        // No fsync: the promise is about errors and signals, not power loss, and syncing
+        // gigabytes of output would cost more than the solving.
         temp.persist(&path).with_context(|| {
             format!(
                 "{}: cannot move the finished output into place",
@@ -123,11 +122,13 @@ impl Output {
 }
 
 impl Drop for Output {
-    /// Not committed: the temporary file goes (`NamedTempFile` deletes it) and leaves the list.
+    /// Not committed: the temporary file is deleted and leaves the list, under the lock, so
+    /// a signal arriving meanwhile cannot miss it.
     fn drop(&mut self) {
-        if let Some((temp, _)) = &self.file {
+        if let Some((temp, _)) = self.file.take() {
             let mut pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
             pending.retain(|p| p != temp.path());
+            drop(temp); // NamedTempFile deletes its file
         }
     }
 }
