@@ -16,11 +16,10 @@ fuzz_target!(|data: &[u8]| {
             Grid::parse(text),
             Grid::from_line(text),
         ] {
-            if let Ok(g) = parsed {
-                assert_eq!(Grid::from_line(&g.to_line()), Ok(g));
+            match parsed {
+                Ok(g) => assert_eq!(Grid::from_line(&g.to_line()), Ok(g)),
                 // Messages must render (no panics in Display).
-            } else if let Err(e) = parsed {
-                let _ = e.to_string();
+                Err(e) => assert!(!e.to_string().is_empty()),
             }
         }
     }

@@ -44,7 +44,11 @@ fuzz_target!(|data: &[u8]| {
     loop {
         match reader.next_record() {
             Ok(Some(r)) => {
-                assert!(r.line >= last, "line numbers go back: {} after {last}", r.line);
+                assert!(
+                    r.line >= last,
+                    "line numbers go back: {} after {last}",
+                    r.line
+                );
                 assert!(r.line <= line_breaks + 1, "line {} past the end", r.line);
                 last = r.line;
                 records += 1;
