@@ -61,7 +61,7 @@ pub enum PipelineError {
     #[error(transparent)]
     Input(#[from] InputError),
     /// Writing the output failed (a closed pipe included).
-    #[error("cannot write the output: {0}")]
+    #[error("cannot write the output")]
     Output(#[source] io::Error),
     /// A collect step stopped the run at a record (`--strict`); the records before it were
     /// written.
@@ -74,8 +74,11 @@ pub enum PipelineError {
         /// Why the run stopped.
         message: String,
     },
+    /// The reader thread could not be started.
+    #[error("cannot start the reader thread")]
+    Spawn(#[source] io::Error),
     /// The thread pool could not be built.
-    #[error("cannot start worker threads: {0}")]
+    #[error("cannot start worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
 }
 
@@ -159,7 +162,7 @@ fn work_batch<T: Send>(
 /// Read every record of `reader`, solve it and write it to `writer`, in input order.
 /// Returns the run's totals; on an input error the records before it are written first.
 pub fn run<W: Write + Send>(
-    reader: &mut RecordReader,
+    reader: RecordReader,
     writer: &mut ResultWriter<W>,
     cfg: &PipelineConfig,
     progress: &dyn Progress,
@@ -189,8 +192,11 @@ pub fn run<W: Write + Send>(
 ///
 /// An input that fits in one batch is handled on the calling thread (no reader or writer
 /// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
+/// The reader thread owns `reader`: when the run stops early (a halt, a write error), it is
+/// left to end on its own rather than waited for, since it may be blocked reading a slow
+/// stream (`tail -f ... | sudoku-batch solve --strict` must report at once).
 pub fn run_stages<T: Send>(
-    reader: &mut RecordReader,
+    mut reader: RecordReader,
     threads: usize,
     batch: usize,
     work: &(dyn Fn(Record) -> T + Sync),
@@ -214,7 +220,7 @@ pub fn run_stages<T: Send>(
             .and_then(|()| sink.flush())
             .map_err(PipelineError::Output)?;
         if let Some(h) = halt {
-            return Err(halted(reader, h));
+            return Err(halted_at(reader.label().to_string(), h));
         }
         return first_read.map(|_| ()).map_err(PipelineError::Input);
     }
@@ -222,8 +228,9 @@ pub fn run_stages<T: Send>(
     let (batch_tx, batch_rx) = sync_channel::<Result<Vec<Record>, InputError>>(2);
     let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
     batch_tx.send(Ok(first)).expect("the receiver is alive");
-    std::thread::scope(|scope| {
-        scope.spawn(move || loop {
+    let reading = std::thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || loop {
             // Grown as filled, not reserved: most batches are full, but memory stays honest.
             let mut records = Vec::new();
             match reader.read_batch(&mut records, batch) {
@@ -242,7 +249,9 @@ pub fn run_stages<T: Send>(
                     break;
                 }
             }
-        });
+        })
+        .map_err(PipelineError::Spawn)?;
+    std::thread::scope(|scope| {
         let writing = scope.spawn(move || -> io::Result<()> {
             sink.start()?;
             for done in out_rx {
@@ -276,8 +285,12 @@ pub fn run_stages<T: Send>(
             }
         }
         drop(out_tx);
-        // Dropping the batch receiver (the loop above consumed it) stops the reader thread.
         let written = writing.join().expect("the writer thread does not panic");
+        if failure.is_none() && written.is_ok() {
+            // The whole input was read (or failed): the reader has ended.
+            reading.join().expect("the reader thread does not panic");
+        }
+        // Otherwise the dropped batch receiver stops the reader at its next batch.
         match (written, failure, input_error) {
             (Err(e), _, _) => Err(PipelineError::Output(e)),
             (Ok(()), Some(h), _) => Err(halted_at(label, h)),
@@ -285,10 +298,6 @@ pub fn run_stages<T: Send>(
             (Ok(()), None, None) => Ok(()),
         }
     })
-}
-
-fn halted(reader: &RecordReader, h: Halt) -> PipelineError {
-    halted_at(reader.label().to_string(), h)
 }
 
 fn halted_at(path: String, h: Halt) -> PipelineError {

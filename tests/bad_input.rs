@@ -669,3 +669,38 @@ fn every_command_survives_every_corpus_file() {
         }
     }
 }
+
+/// `--strict` on a stream that stays open (`tail -f ... |`): the run stops and reports at
+/// once, without waiting for the input to end.
+#[test]
+fn strict_stops_without_waiting_for_an_open_stream_to_end() {
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["solve", "--strict", "--batch", "100", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Under the pipe's 64 KiB, so the write does not wait for the reader; it may still fail
+    // if the run has already stopped, which is fine.
+    let text = format!("{P}\nbad\n{}", format!("{P}\n").repeat(500));
+    let _ = stdin.write_all(text.as_bytes());
+    // stdin stays open: wait for the exit.
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "still running with stdin open"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    assert_eq!(status.code(), Some(2));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.contains("<stdin>:2: malformed"), "{stderr}");
+}

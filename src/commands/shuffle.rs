@@ -75,7 +75,7 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
     let (mut records, mut malformed) = (0u64, 0u64);
     for (n, input) in inputs.iter().enumerate() {
         let label = input.label();
-        let mut reader = RecordReader::open(input, &options)?;
+        let reader = RecordReader::open(input, &options)?;
         let stream = (n as u64) << 40; // distinct random streams per input file
         let work = |r: sudoku_batch::io::Record| {
             let puzzle = match r.puzzle {
@@ -107,7 +107,7 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
             }
         };
         pipeline::run_stages(
-            &mut reader,
+            reader,
             cli::threads(args.run.threads),
             4096,
             &work,

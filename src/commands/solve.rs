@@ -59,11 +59,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut diagnostics = Diagnostics::new(args.quiet);
     for input in &inputs {
         let label = input.label();
-        let mut reader = RecordReader::open(input, &options)?;
+        let reader = RecordReader::open(input, &options)?;
         bar.next_input(reader.bytes_read(), stats.records);
         let records_before = stats.records;
         let result = pipeline::run_stages(
-            &mut reader,
+            reader,
             cfg.threads,
             cfg.batch,
             &|r| pipeline::solve_record(r, cfg.algorithm, &limits),

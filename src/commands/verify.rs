@@ -66,7 +66,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         report.set_label(&input.label());
         let records_before = stats.records;
         pipeline::run_stages(
-            &mut reader,
+            reader,
             threads,
             4096,
             &|r| {
