@@ -85,7 +85,8 @@ codes=("${PIPESTATUS[@]}")
 set -e
 end=$(date +%s.%N)
 sleep 1 # the process substitutions (wc) finish writing
-python3 - "$tmp" "$n" "$start" "$end" "${codes[*]}" <<'PY' | tee scripts/results/soak.txt
+echo "# $(date -u +%F) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores" > scripts/results/soak.txt
+python3 - "$tmp" "$n" "$start" "$end" "${codes[*]}" <<'PY' | tee -a scripts/results/soak.txt
 import json, re, sys
 tmp, n, start, end, codes = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 s = json.load(open(f"{tmp}/solve.json")); v = json.load(open(f"{tmp}/verify.json"))
