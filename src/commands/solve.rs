@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use sudoku_batch::io::{Input, RecordReader, RecordStatus, ResultWriter};
+use sudoku_batch::io::{Input, RecordReader, RecordStatus, ResultWriter, SolvedRecord};
 use sudoku_batch::pipeline::{self, Halt, PipelineConfig};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
@@ -68,16 +68,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             cfg.batch,
             &|r| pipeline::solve_record(r, cfg.algorithm, &limits),
             |r| {
-                let status = r.status();
-                let problem = match status {
-                    RecordStatus::Solved => None,
-                    RecordStatus::Multiple if cfg.limit < 2 => None,
-                    _ => Some(match r.error() {
-                        Some(e) => format!("{}: {e}", status.as_str()),
-                        None => status.as_str().to_string(),
-                    }),
-                };
-                if let Some(message) = problem {
+                if let Some(message) = problem(r, cfg.limit) {
                     if args.strict {
                         return Err(Halt {
                             line: r.record.line,
@@ -86,7 +77,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                     }
                     // Malformed and invalid records are input errors worth a message;
                     // unsolvable and multiple are answers, already in the output.
-                    if matches!(status, RecordStatus::Malformed | RecordStatus::Invalid) {
+                    if matches!(r.status(), RecordStatus::Malformed | RecordStatus::Invalid) {
                         diagnostics.report(|m| bar.println(m), &label, r.record.line, &message);
                     }
                 }
@@ -160,6 +151,19 @@ fn print_summary(s: &Summary) {
         "sudoku-batch: guesses/puzzle {:.2} (max {}), nodes/puzzle {:.2} (max {}), {:.1}% solved without guessing",
         s.guesses_per_puzzle, t.max_guesses, s.nodes_per_puzzle, t.max_nodes, s.no_guess_pct
     );
+}
+
+/// What is wrong with a record, for `--strict` and stderr (`None`: it is fine).
+fn problem(r: &SolvedRecord, limit: u32) -> Option<String> {
+    let status = r.status();
+    match status {
+        RecordStatus::Solved => None,
+        RecordStatus::Multiple if limit < 2 => None,
+        _ => Some(match r.error() {
+            Some(e) => format!("{}: {e}", status.as_str()),
+            None => status.as_str().to_string(),
+        }),
+    }
 }
 
 /// The warning for an input without records (not an error: the exit code stays 0).
