@@ -563,8 +563,8 @@ fn killed_solve_leaves_no_output_file() {
         let mut stdin = child.stdin.take().unwrap();
         // Feed puzzles until the temporary file holds results: the run is well under way.
         let chunk = format!("{P}\n").repeat(10_000);
-        let started = Instant::now();
-        loop {
+        for chunks in 0.. {
+            assert!(chunks < 1000, "10 million puzzles sent and no output yet");
             stdin.write_all(chunk.as_bytes()).unwrap();
             let partial = std::fs::read_dir(dir.path())
                 .unwrap()
@@ -573,7 +573,6 @@ fn killed_solve_leaves_no_output_file() {
             if partial {
                 break;
             }
-            assert!(started.elapsed() < Duration::from_secs(60), "no progress");
         }
         unsafe_kill(child.id(), signal);
         drop(stdin);
@@ -686,16 +685,17 @@ fn strict_stops_without_waiting_for_an_open_stream_to_end() {
     // if the run has already stopped, which is fine.
     let text = format!("{P}\nbad\n{}", format!("{P}\n").repeat(500));
     let _ = stdin.write_all(text.as_bytes());
-    // stdin stays open: wait for the exit.
-    let started = Instant::now();
+    // stdin stays open: the run must end by itself. The deadline is a watchdog against a
+    // hang (the bug this test guards: waiting for the input to end), not a speed limit.
+    let watchdog = Instant::now() + Duration::from_secs(120);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "still running with stdin open"
-        );
+        if Instant::now() > watchdog {
+            child.kill().unwrap();
+            panic!("solve --strict still waits for its open input to end");
+        }
         std::thread::sleep(Duration::from_millis(20));
     };
     drop(stdin);
