@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use sudoku_batch::io::{Column, InputFormat, OutputFormat, ReaderOptions};
+use sudoku_batch::error::InputError;
+use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::solver::Algorithm;
 
 const EXIT_CODES: &str = "\
@@ -150,15 +151,8 @@ pub struct SolveArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
-    /// Also write the run summary as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
-
-    /// Stop at the first record that is not fine (malformed, invalid, unsolvable or, with --limit 2, multiple) with exit code 2 and a message
-    /// naming its file and line; the records before it are written, and an output file
-    /// (-o) is not created. Default: report every record and go on (exit code 1).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -235,15 +229,8 @@ pub struct VerifyArgs {
     #[arg(long, short)]
     pub quiet: bool,
 
-    /// Also write the summary as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
-
-    /// Stop at the first record that is not fine (any problem) with exit code 2 and a message
-    /// naming its file and line; the records before it are written, and an output file
-    /// (-o) is not created. Default: report every record and go on (exit code 1).
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -319,6 +306,22 @@ pub struct GenerateArgs {
     pub run: RunArgs,
 }
 
+/// The run summary file and `--strict`, shared by the commands that judge every record
+/// (solve, verify).
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Also write the run summary as JSON to FILE (complete or absent, like -o).
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+
+    /// Stop at the first record that is not fine (a status other than solved, or a problem:
+    /// see below) with exit code 2 and a message naming its file and line; the records before
+    /// it are written, and an output file (-o) is not created. Default: report every record
+    /// and go on (exit code 1).
+    #[arg(long)]
+    pub strict: bool,
+}
+
 /// Threads, output file and quietness, shared by commands that write puzzles.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -335,15 +338,16 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
-/// The inputs named on the command line: `-` is stdin, and no name at all means stdin.
-pub fn inputs(args: &[String]) -> Vec<sudoku_batch::io::Input> {
-    if args.is_empty() {
-        vec![sudoku_batch::io::Input::Stdin]
+/// The inputs named on the command line (`-` is stdin, and no name at all means stdin), each
+/// checked to open before any work starts: a typo in the last path must not cost a long run.
+pub fn inputs(args: &[String]) -> Result<Vec<Input>, InputError> {
+    let inputs = if args.is_empty() {
+        vec![Input::Stdin]
     } else {
-        args.iter()
-            .map(|a| sudoku_batch::io::Input::from_arg(a))
-            .collect()
-    }
+        args.iter().map(|a| Input::from_arg(a)).collect()
+    };
+    inputs.iter().try_for_each(Input::check)?;
+    Ok(inputs)
 }
 
 /// Options shared by every command that reads puzzles.

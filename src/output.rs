@@ -147,6 +147,11 @@ pub fn write_file(
     output.commit()
 }
 
+/// The warning for an input without records (not an error: the exit code stays 0).
+pub fn no_records(label: &str) -> String {
+    format!("sudoku-batch: warning: {label}: no puzzle records (an empty file, or only a header or comments)")
+}
+
 /// Messages about bad records on stderr: the first [`Diagnostics::SHOWN`] in full, then a
 /// count of the rest at the end.
 #[derive(Default)]

@@ -6,7 +6,7 @@
 //!  reader thread ──batch──▶ [2] ──▶ solve (rayon, N threads) ──▶ [2] ──▶ writer thread
 //! ```
 
-use std::io::{self, Write};
+use std::io;
 use std::sync::mpsc::sync_channel;
 
 use rayon::prelude::*;
@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use crate::error::InputError;
 use crate::io::reader::{Record, RecordReader};
-use crate::io::writer::{ResultWriter, SolvedRecord};
+use crate::io::writer::SolvedRecord;
 use crate::solver::{Algorithm, Limits};
 use crate::stats::RunStats;
 
@@ -157,31 +157,6 @@ fn work_batch<T: Send>(
         None => done.extend(records.into_iter().map(work)),
     }
     done
-}
-
-/// Read every record of `reader`, solve it and write it to `writer`, in input order.
-/// Returns the run's totals; on an input error the records before it are written first.
-pub fn run<W: Write + Send>(
-    reader: RecordReader,
-    writer: &mut ResultWriter<W>,
-    cfg: &PipelineConfig,
-    progress: &dyn Progress,
-) -> Result<RunStats, PipelineError> {
-    let limits = Limits::solutions(cfg.limit);
-    let mut stats = RunStats::default();
-    run_stages(
-        reader,
-        cfg.threads,
-        cfg.batch,
-        &|r| solve_record(r, cfg.algorithm, &limits),
-        |r| {
-            tally(&mut stats, r);
-            Ok(())
-        },
-        writer,
-        progress,
-    )?;
-    Ok(stats)
 }
 
 /// The generic pipeline: `work` on every record (in parallel), then, in input order, `collect`

@@ -711,34 +711,15 @@ fn completions_and_man_page() {
 
 #[test]
 fn generate_is_reproducible_and_verifies() {
-    let one = bin()
-        .args([
-            "generate",
-            "-q",
-            "-n",
-            "300",
-            "--seed",
-            "5",
-            "--with-solutions",
-            "-j",
-            "1",
-        ])
-        .output()
-        .unwrap();
-    let two = bin()
-        .args([
-            "generate",
-            "-q",
-            "-n",
-            "300",
-            "--seed",
-            "5",
-            "--with-solutions",
-            "-j",
-            "2",
-        ])
-        .output()
-        .unwrap();
+    let generate = |seed: &str, threads: &str| {
+        bin()
+            .args(["generate", "-q", "-n", "300", "--with-solutions"])
+            .args(["--seed", seed, "-j", threads])
+            .output()
+            .unwrap()
+    };
+    let one = generate("5", "1");
+    let two = generate("5", "2");
     assert!(one.status.success());
     assert_eq!(
         one.stdout, two.stdout,
@@ -750,18 +731,7 @@ fn generate_is_reproducible_and_verifies() {
         .write_stdin(one.stdout.clone())
         .assert()
         .code(0);
-    let other = bin()
-        .args([
-            "generate",
-            "-q",
-            "-n",
-            "300",
-            "--seed",
-            "6",
-            "--with-solutions",
-        ])
-        .output()
-        .unwrap();
+    let other = generate("6", "2");
     assert_ne!(one.stdout, other.stdout);
     bin()
         .args(["generate", "--clues", "10..20"])

@@ -31,13 +31,36 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start worker threads")?;
     let (output, sink) = Output::create(args.run.output.as_deref())?;
-    let label = output.label();
-    let mut out = BufWriter::with_capacity(1 << 16, sink);
-    if args.with_solutions {
-        out.write_all(b"puzzle,solution\n")
-            .with_context(|| format!("{label}: cannot write"))?;
-    }
     let start = Instant::now();
+    let mut out = BufWriter::with_capacity(1 << 16, sink);
+    let attempts = write_puzzles(&mut out, &pool, &cfg, args)
+        .with_context(|| format!("{}: cannot write", output.label()))?;
+    drop(out);
+    output.commit()?;
+    if !args.run.quiet {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "sudoku-batch: generated {} puzzles in {secs:.2} s ({:.0}/s, {:.2} attempts per puzzle, seed {})",
+            args.count,
+            args.count as f64 / secs.max(1e-9),
+            attempts as f64 / args.count.max(1) as f64,
+            args.seed
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Generate `args.count` puzzles in batches on `pool` and write them in order, one line each
+/// (`puzzle,solution` with a header when asked). Returns the attempts made.
+fn write_puzzles(
+    out: &mut impl Write,
+    pool: &rayon::ThreadPool,
+    cfg: &GenerateConfig,
+    args: &GenerateArgs,
+) -> std::io::Result<u64> {
+    if args.with_solutions {
+        out.write_all(b"puzzle,solution\n")?;
+    }
     let mut batch: Vec<Generated> = Vec::new();
     let mut line = [0u8; 2 * CELLS + 2];
     let mut attempts = 0u64;
@@ -46,7 +69,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         pool.install(|| {
             (first as usize..last as usize)
                 .into_par_iter()
-                .map(|i| generate(&cfg, i as u64))
+                .map(|i| generate(cfg, i as u64))
                 .collect_into_vec(&mut batch)
         });
         for g in &batch {
@@ -63,25 +86,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
                 rest[0] = b'\n';
                 CELLS + 1
             };
-            out.write_all(&line[..len])
-                .with_context(|| format!("{label}: cannot write"))?;
+            out.write_all(&line[..len])?;
         }
     }
-    out.flush()
-        .with_context(|| format!("{label}: cannot write"))?;
-    drop(out);
-    output.commit()?;
-    if !args.run.quiet {
-        let secs = start.elapsed().as_secs_f64();
-        eprintln!(
-            "sudoku-batch: generated {} puzzles in {secs:.2} s ({:.0}/s, {:.2} attempts per puzzle, seed {})",
-            args.count,
-            args.count as f64 / secs.max(1e-9),
-            attempts as f64 / args.count.max(1) as f64,
-            args.seed
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    out.flush()?;
+    Ok(attempts)
 }
 
 /// `MIN..MAX`, `MIN..` or a single number.

@@ -58,10 +58,7 @@ impl<W: Write + Send> Sink<Shuffled> for LineSink<W> {
 }
 
 pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
-    let inputs = cli::inputs(&args.inputs);
-    for input in &inputs {
-        input.check()?;
-    }
+    let inputs = cli::inputs(&args.inputs)?;
     let options = args.input.reader_options();
     let (output, sink) = Output::create(args.run.output.as_deref())?;
     let mut diagnostics = Diagnostics::new(args.run.quiet);

@@ -34,10 +34,7 @@ struct Summary {
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let inputs = cli::inputs(&args.inputs);
-    for input in &inputs {
-        input.check()?;
-    }
+    let inputs = cli::inputs(&args.inputs)?;
     let cfg = PipelineConfig {
         algorithm: args.algorithm,
         limit: if args.unique { 2 } else { args.limit },
@@ -69,7 +66,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             &|r| pipeline::solve_record(r, cfg.algorithm, &limits),
             |r| {
                 if let Some(message) = problem(r, cfg.limit) {
-                    if args.strict {
+                    if args.report.strict {
                         return Err(Halt {
                             line: r.record.line,
                             message: format!("{message} (stopped by --strict)"),
@@ -92,7 +89,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             return Err(output_error(e, &output));
         }
         if stats.records == records_before && !args.quiet {
-            bar.println(&no_records(&label));
+            bar.println(&crate::output::no_records(&label));
         }
     }
     writer
@@ -119,7 +116,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         print_summary(&summary);
     }
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.report.stats_json {
         write_file(path, |w| {
             serde_json::to_writer_pretty(&mut *w, &summary)?;
             writeln!(w)
@@ -164,9 +161,4 @@ fn problem(r: &SolvedRecord, limit: u32) -> Option<String> {
             None => status.as_str().to_string(),
         }),
     }
-}
-
-/// The warning for an input without records (not an error: the exit code stays 0).
-pub fn no_records(label: &str) -> String {
-    format!("sudoku-batch: warning: {label}: no puzzle records (an empty file, or only a header or comments)")
 }

@@ -26,14 +26,11 @@ struct Summary {
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let inputs = cli::inputs(&args.inputs);
+    let inputs = cli::inputs(&args.inputs)?;
     let options = args.input.reader_options();
     let threads = cli::threads(args.threads);
     let unique = !args.no_unique;
     let start = Instant::now();
-    for input in &inputs {
-        input.check()?;
-    }
     let (output, sink) = Output::create(args.output.as_deref())?;
     let mut report = ReportWriter::new(
         BufWriter::with_capacity(1 << 16, sink),
@@ -80,7 +77,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                 if let Some(d) = &mut duplicates {
                     d.note(c);
                 }
-                if let (true, Some(f)) = (args.strict, c.findings.first()) {
+                if let (true, Some(f)) = (args.report.strict, c.findings.first()) {
                     return Err(Halt {
                         line: c.line,
                         message: format!("{}: {} (stopped by --strict)", f.problem, f.detail),
@@ -94,7 +91,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         )
         .map_err(|e| output_error(e, &output))?;
         if stats.records == records_before && !args.quiet {
-            eprintln!("{}", super::solve::no_records(&input.label()));
+            eprintln!("{}", crate::output::no_records(&input.label()));
         }
     }
     drop(report);
@@ -124,7 +121,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             counts.join(", ")
         );
     }
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.report.stats_json {
         write_file(path, |w| {
             serde_json::to_writer_pretty(&mut *w, &summary)?;
             writeln!(w)
