@@ -85,7 +85,7 @@ pub enum InputError {
         /// The input's name.
         path: String,
     },
-    /// Reading failed part-way (includes a truncated or corrupt `.gz`).
+    /// Reading failed part-way (includes a truncated or corrupt compressed file).
     #[error("{path}: read error {}: {cause}{}", after_line(*line), corrupt_hint(cause))]
     Read {
         /// The input's name.
@@ -110,6 +110,14 @@ pub enum InputError {
     Utf16 {
         /// The input's name.
         path: String,
+    },
+    /// A zip archive that cannot be read as one puzzle file.
+    #[error("{path}: {message}")]
+    Archive {
+        /// The input's name.
+        path: String,
+        /// What is wrong, and what to do instead.
+        message: String,
     },
     /// `--shard` cannot be applied to this input.
     #[error("{path}: --shard {message}")]

@@ -35,6 +35,21 @@ impl Bar {
                     .expect("valid template"),
             ),
         };
+        Bar::shown_if(bar, show)
+    }
+
+    /// A bar counting `total` items (`unit`, e.g. "puzzles"), hidden unless `show` and stderr
+    /// is a terminal; advanced with [`Bar::add`], from any thread.
+    pub fn counting(total: u64, unit: &str, show: bool) -> Bar {
+        let template = format!(
+            "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}) ETA {{eta}}"
+        );
+        let bar = ProgressBar::new(total)
+            .with_style(ProgressStyle::with_template(&template).expect("valid template"));
+        Bar::shown_if(bar, show)
+    }
+
+    fn shown_if(bar: ProgressBar, show: bool) -> Bar {
         if !(show && std::io::stderr().is_terminal()) {
             bar.set_draw_target(ProgressDrawTarget::hidden());
         } else {
@@ -46,6 +61,11 @@ impl Bar {
             bytes_before: 0,
             bytes: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Count `n` more items done.
+    pub fn add(&self, n: u64) {
+        self.bar.inc(n);
     }
 
     /// Start counting a new input whose raw bytes are counted by `bytes`.

@@ -740,6 +740,44 @@ fn generate_is_reproducible_and_verifies() {
 }
 
 #[test]
+fn generate_ends_naming_the_bound_it_cannot_meet() {
+    for (args, bound) in [
+        (&["--clues", "17..17"][..], "--clues 17..17"),
+        (&["--min-guesses", "100000"][..], "--min-guesses 100000"),
+        (&["--minimal", "--clues", "40..81"][..], "--clues 40..81"),
+    ] {
+        let out = bin()
+            .args([
+                "generate",
+                "-q",
+                "--count",
+                "50",
+                "--max-attempts",
+                "30",
+                "-o",
+            ])
+            .arg(std::env::temp_dir().join("sudoku-batch-never-written.txt"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(bound) && stderr.contains("in 30 attempts"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!std::env::temp_dir()
+            .join("sudoku-batch-never-written.txt")
+            .exists());
+    }
+    bin()
+        .args(["generate", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Practical bounds"));
+}
+
+#[test]
 fn shuffle_keeps_solution_counts_and_is_reproducible() {
     let input = fixture("kaggle3m.csv");
     let args = [

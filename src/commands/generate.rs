@@ -2,16 +2,18 @@
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
-use sudoku_batch::generate::{generate, GenerateConfig, Generated};
+use sudoku_batch::generate::{generate_unless, GenerateConfig, Generated, Shortfall};
 use sudoku_batch::grid::CELLS;
 
 use crate::cli::{self, GenerateArgs};
 use crate::output::Output;
+use crate::progress::Bar;
 
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let (min_clues, max_clues) = parse_range(&args.clues)?;
@@ -22,6 +24,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         minimal: args.minimal,
         min_guesses: args.min_guesses.unwrap_or(0),
         max_guesses: args.max_guesses.unwrap_or(u64::MAX),
+        max_attempts: args.max_attempts,
     };
     if cfg.min_guesses > cfg.max_guesses {
         bail!("--min-guesses is above --max-guesses");
@@ -33,8 +36,16 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let (output, sink) = Output::create(args.run.output.as_deref())?;
     let start = Instant::now();
     let mut out = BufWriter::with_capacity(1 << 16, sink);
-    let attempts = write_puzzles(&mut out, &pool, &cfg, args)
-        .with_context(|| format!("{}: cannot write", output.label()))?;
+    let bar = Bar::counting(args.count, "puzzles", !args.run.quiet);
+    let written = write_puzzles(&mut out, &pool, &cfg, args, &bar);
+    bar.finish();
+    let attempts = match written {
+        Ok(attempts) => attempts,
+        Err(Stop::Shortfall(miss)) => bail!("generate: {miss}"),
+        Err(Stop::Write(e)) => {
+            return Err(anyhow::Error::new(e).context(format!("{}: cannot write", output.label())))
+        }
+    };
     drop(out);
     output.commit()?;
     if !args.run.quiet {
@@ -50,6 +61,20 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Why [`write_puzzles`] stopped early.
+enum Stop {
+    /// A puzzle could not meet the bounds within its attempt budget.
+    Shortfall(Shortfall),
+    /// The output could not be written.
+    Write(std::io::Error),
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        Stop::Write(e)
+    }
+}
+
 /// Generate `args.count` puzzles in batches on `pool` and write them in order, one line each
 /// (`puzzle,solution` with a header when asked). Returns the attempts made.
 fn write_puzzles(
@@ -57,11 +82,13 @@ fn write_puzzles(
     pool: &rayon::ThreadPool,
     cfg: &GenerateConfig,
     args: &GenerateArgs,
-) -> std::io::Result<u64> {
+    bar: &Bar,
+) -> Result<u64, Stop> {
     if args.with_solutions {
         out.write_all(b"puzzle,solution\n")?;
     }
-    let mut batch: Vec<Generated> = Vec::new();
+    let mut batch: Vec<Option<Result<Generated, Shortfall>>> = Vec::new();
+    let cancel = AtomicBool::new(false);
     let mut line = [0u8; 2 * CELLS + 2];
     let mut attempts = 0u64;
     for first in (0..args.count).step_by(1024) {
@@ -69,10 +96,27 @@ fn write_puzzles(
         pool.install(|| {
             (first as usize..last as usize)
                 .into_par_iter()
-                .map(|i| generate(cfg, i as u64))
+                .map(|i| {
+                    let g = generate_unless(cfg, i as u64, &cancel);
+                    if let Some(Err(_)) = g {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
+                    bar.add(1);
+                    g
+                })
                 .collect_into_vec(&mut batch)
         });
-        for g in &batch {
+        if cancel.load(Ordering::Relaxed) {
+            // Report the first puzzle (in order) that used up its budget; the cancelled
+            // ones (`None`) stopped because of it.
+            let miss = batch
+                .drain(..)
+                .find_map(|g| g?.err())
+                .expect("set by a miss");
+            return Err(Stop::Shortfall(miss));
+        }
+        for g in batch.drain(..) {
+            let g = g.expect("not cancelled").expect("no miss in this batch");
             attempts += u64::from(g.attempts);
             let (puzzle, rest) = line.split_at_mut(CELLS);
             g.puzzle.write_line(b'.', puzzle.try_into().expect("81"));

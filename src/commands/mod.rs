@@ -6,6 +6,7 @@ mod shuffle;
 mod solve;
 mod verify;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::CommandFactory;
@@ -21,15 +22,27 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
         Command::Completions { shell } => {
+            // clap_complete panics on a failed write, so render first and write ourselves: a
+            // closed pipe (`| head -1`) then ends quietly like every other command.
+            let mut text = Vec::new();
             let mut cmd = crate::cli::Cli::command();
-            clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut std::io::stdout());
-            Ok(ExitCode::SUCCESS)
+            clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut text);
+            write_stdout(&text)
         }
         Command::Man => {
-            clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut std::io::stdout())?;
-            Ok(ExitCode::SUCCESS)
+            let mut text = Vec::new();
+            clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut text)?;
+            write_stdout(&text)
         }
     }
+}
+
+/// Write `bytes` to stdout (a closed pipe comes back as an error, which `main` ends quietly).
+fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// True when the error chain holds a closed-pipe write (`sudoku-batch ... | head`).

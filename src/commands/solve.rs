@@ -14,7 +14,7 @@ use sudoku_batch::stats::RunStats;
 
 use crate::cli::{self, SolveArgs};
 use crate::commands::output_error;
-use crate::output::{write_file, Diagnostics, Output};
+use crate::output::{Diagnostics, LateFile, Output};
 use crate::progress::Bar;
 
 /// The run summary written by `--stats-json` (and printed on stderr).
@@ -47,6 +47,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let mut bar = Bar::new(total_bytes, !args.quiet);
 
     let (output, sink) = Output::create(args.output.as_deref())?;
+    let stats_file = LateFile::create(args.report.stats_json.as_deref())?;
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = !args.no_header && options.shard.is_none_or(|(k, _)| k == 1);
     let mut writer =
@@ -116,8 +117,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         print_summary(&summary);
     }
-    if let Some(path) = &args.report.stats_json {
-        write_file(path, |w| {
+    if let Some(file) = stats_file {
+        file.write(|w| {
             serde_json::to_writer_pretty(&mut *w, &summary)?;
             writeln!(w)
         })?;

@@ -13,7 +13,7 @@ use sudoku_batch::verify::{self, Duplicates, Problem, VerifyStats};
 
 use crate::cli::{self, VerifyArgs};
 use crate::commands::output_error;
-use crate::output::{write_file, Output};
+use crate::output::{LateFile, Output};
 
 #[derive(Serialize)]
 struct Summary {
@@ -32,6 +32,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let unique = !args.no_unique;
     let start = Instant::now();
     let (output, sink) = Output::create(args.output.as_deref())?;
+    let stats_file = LateFile::create(args.report.stats_json.as_deref())?;
     let mut report = ReportWriter::new(
         BufWriter::with_capacity(1 << 16, sink),
         args.format,
@@ -121,8 +122,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             counts.join(", ")
         );
     }
-    if let Some(path) = &args.report.stats_json {
-        write_file(path, |w| {
+    if let Some(file) = stats_file {
+        file.write(|w| {
             serde_json::to_writer_pretty(&mut *w, &summary)?;
             writeln!(w)
         })?;

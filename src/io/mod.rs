@@ -1,7 +1,9 @@
 //! Reading puzzles from files and stdin, and writing results.
 
+mod line_ends;
 pub mod reader;
 pub mod report;
+mod source;
 pub mod writer;
 
 pub use reader::{load_puzzles, Column, Input, InputFormat, ReaderOptions, Record, RecordReader};

@@ -7,13 +7,13 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
-
-use flate2::read::MultiGzDecoder;
 
 use crate::error::{InputError, RecordError};
 use crate::grid::{cell_value, Grid, CELLS};
+use crate::io::line_ends::CsvLineEnds;
+use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFFER};
 
 /// How to read an input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,7 +57,8 @@ pub struct ReaderOptions {
 pub enum Input {
     /// Standard input.
     Stdin,
-    /// A file; a `.gz` name (or gzip magic bytes) is decompressed on the fly.
+    /// A file; gzip, zstd, xz, bzip2 and single-file zip content (recognised by its first
+    /// bytes) is decompressed on the fly.
     Path(PathBuf),
 }
 
@@ -92,7 +93,8 @@ impl Input {
         }
     }
 
-    /// The size in bytes of a regular file (compressed size for `.gz`), for progress.
+    /// The size in bytes of a regular file (the compressed size, for compressed files), for
+    /// progress.
     pub fn size(&self) -> Option<u64> {
         match self {
             Input::Stdin => None,
@@ -116,56 +118,6 @@ pub struct Record {
     /// The published solution carried with the puzzle (CSV solution column, or the second
     /// 81-cell field of a line), when there is one.
     pub solution: Option<Result<Grid, RecordError>>,
-}
-
-/// Counts the bytes read from the underlying source (compressed bytes for `.gz`).
-struct Counting<R> {
-    inner: R,
-    count: Arc<AtomicU64>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-type Source = Box<dyn BufRead + Send>;
-
-const BUFFER: usize = 1 << 16;
-
-/// Open `input` as a buffered byte stream, decompressing gzip; counts raw bytes into `count`.
-fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, InputError> {
-    let label = input.label();
-    let raw: Box<dyn Read + Send> = match input {
-        Input::Stdin => Box::new(io::stdin()),
-        Input::Path(p) => {
-            if p.is_dir() {
-                return Err(InputError::IsDirectory { path: label });
-            }
-            Box::new(File::open(p).map_err(|e| InputError::Open {
-                path: label.clone(),
-                cause: e,
-            })?)
-        }
-    };
-    let mut buffered = BufReader::with_capacity(BUFFER, Counting { inner: raw, count });
-    let is_gz_name = matches!(input, Input::Path(p) if p.extension().is_some_and(|e| e == "gz"));
-    let head = buffered.fill_buf().map_err(|e| InputError::Read {
-        path: label.clone(),
-        line: 0,
-        cause: e,
-    })?;
-    if is_gz_name || head.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(BufReader::with_capacity(
-            BUFFER,
-            MultiGzDecoder::new(buffered),
-        )))
-    } else {
-        Ok(Box::new(buffered))
-    }
 }
 
 /// Names of the CSV columns that hold puzzles, solutions and ids, in order of preference.
@@ -342,7 +294,7 @@ fn too_long(line: &Line<'_>) -> Record {
 
 /// CSV input with a header: the puzzle, solution and id columns by index.
 struct CsvReader {
-    rdr: csv::Reader<Source>,
+    rdr: csv::Reader<CsvLineEnds<Source>>,
     row: csv::ByteRecord,
     puzzle: usize,
     puzzle_name: String,
@@ -371,7 +323,7 @@ impl CsvReader {
             .delimiter(delimiter)
             .flexible(true)
             .has_headers(true)
-            .from_reader(src);
+            .from_reader(CsvLineEnds::new(src, delimiter));
         let headers = rdr
             .byte_headers()
             .map_err(|e| csv_error(label, e, 0))?
@@ -536,12 +488,14 @@ impl RecordReader {
         RecordReader::with_source(src, input.label(), bytes, options)
     }
 
-    /// Read records from any buffered byte stream (`label` names it in messages).
+    /// Read records from any buffered byte stream (`label` names it in messages), decompressed
+    /// like stdin when its first bytes say it is compressed.
     pub fn from_reader(
         src: Box<dyn BufRead + Send>,
         label: &str,
         options: &ReaderOptions,
     ) -> Result<RecordReader, InputError> {
+        let src = decode(src, label)?;
         RecordReader::with_source(src, label.to_string(), Arc::new(AtomicU64::new(0)), options)
     }
 
@@ -617,7 +571,7 @@ impl RecordReader {
         &self.label
     }
 
-    /// A counter of the raw bytes read so far (compressed bytes for `.gz`).
+    /// A counter of the raw bytes read so far (compressed bytes for compressed files).
     pub fn bytes_read(&self) -> Arc<AtomicU64> {
         self.bytes.clone()
     }
@@ -831,7 +785,7 @@ fn open_shard(
     let len = file.metadata().map_err(io_err)?.len();
     let mut head = vec![0u8; len.min(BUFFER as u64) as usize];
     file.read_exact(&mut head).map_err(io_err)?;
-    if head.starts_with(&[0x1f, 0x8b]) {
+    if Compression::detect(&head).is_some() {
         return Err(InputError::Shard {
             path: label,
             message: "cannot shard a compressed file".into(),
