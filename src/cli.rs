@@ -132,6 +132,17 @@ pub struct SolveArgs {
     #[arg(long)]
     pub no_header: bool,
 
+    /// csv/jsonl: each record is the input record as read (a CSV row's columns under their
+    /// own names, a line file's line as `input`), then the results (file, line, solution,
+    /// status, solutions, guesses, nodes, error); a result name that equals an input
+    /// column's gets `result_` in front (Kaggle: `result_solution`).
+    #[arg(long)]
+    pub passthrough: bool,
+
+    /// csv/jsonl: write the puzzle with CHAR for empty cells (default: as in the input).
+    #[arg(long, value_name = "CHAR", value_parser = parse_empty)]
+    pub empty: Option<u8>,
+
     /// Solutions to look for: 1 finds one, 2 proves uniqueness, N counts up to N.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
@@ -161,6 +172,13 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     pub input: InputArgs,
+}
+
+fn parse_empty(s: &str) -> Result<u8, String> {
+    match s.as_bytes() {
+        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
+        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
+    }
 }
 
 fn parse_output_format(s: &str) -> Result<OutputFormat, String> {
@@ -407,6 +425,7 @@ impl InputArgs {
                     Ok(i) => Column::Index(i),
                     Err(_) => Column::Name(c.clone()),
                 }),
+            keep_text: false,
         }
     }
 }

@@ -287,6 +287,7 @@ mod tests {
             id: None,
             puzzle: Grid::from_line(p).map_err(RecordError::from),
             solution: s.map(|s| Grid::from_line(s).map_err(RecordError::from)),
+            text: Default::default(),
         }
     }
 

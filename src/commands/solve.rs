@@ -7,7 +7,10 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use sudoku_batch::io::{Input, RecordReader, RecordStatus, ResultWriter, SolvedRecord};
+use sudoku_batch::io::writer::Columns;
+use sudoku_batch::io::{
+    Input, OutputFormat, ReaderOptions, RecordReader, RecordStatus, ResultWriter, SolvedRecord,
+};
 use sudoku_batch::pipeline::{self, Halt, PipelineConfig};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
@@ -41,7 +44,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         threads: cli::threads(args.threads),
         batch: args.batch,
     };
-    let options = args.input.reader_options();
+    if args.passthrough && args.format == OutputFormat::Line {
+        anyhow::bail!("--passthrough needs --format csv or jsonl");
+    }
+    let options = ReaderOptions {
+        keep_text: args.format != OutputFormat::Line,
+        ..args.input.reader_options()
+    };
     let start = Instant::now();
     let total_bytes = inputs.iter().map(Input::size).sum::<Option<u64>>();
     let mut bar = Bar::new(total_bytes, !args.quiet);
@@ -51,13 +60,19 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = !args.no_header && options.shard.is_none_or(|(k, _)| k == 1);
     let mut writer =
-        ResultWriter::new(BufWriter::with_capacity(1 << 16, sink), args.format, header);
+        ResultWriter::new(BufWriter::with_capacity(1 << 16, sink), args.format, header)
+            .with_columns(Columns {
+                file: inputs.len() > 1,
+                empty: args.empty,
+                passthrough: args.passthrough,
+            });
     let limits = Limits::solutions(cfg.limit);
     let mut stats = RunStats::default();
     let mut diagnostics = Diagnostics::new(args.quiet);
     for input in &inputs {
         let label = input.label();
         let reader = RecordReader::open(input, &options)?;
+        writer.set_input(&label, reader.csv_headers())?;
         bar.next_input(reader.bytes_read(), stats.records);
         let records_before = stats.records;
         let result = pipeline::run_stages(

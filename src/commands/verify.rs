@@ -51,6 +51,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                 format: InputFormat::Lines,
                 column: None,
                 shard: None,
+                keep_text: false,
             };
             Some(RecordReader::open(&Input::Path(path.clone()), &lines)?)
         }

@@ -6,7 +6,9 @@ pub mod report;
 mod source;
 pub mod writer;
 
-pub use reader::{load_puzzles, Column, Input, InputFormat, ReaderOptions, Record, RecordReader};
+pub use reader::{
+    load_puzzles, Column, Input, InputFormat, ReaderOptions, Record, RecordReader, RecordText,
+};
 pub use writer::{OutputFormat, RecordStatus, ResultWriter, SolvedRecord};
 
 /// Where results go, in input order (the pipeline calls it on its writer thread).

@@ -50,6 +50,9 @@ pub struct ReaderOptions {
     /// Read only shard `k` of `n` (1-based): the k-th of n contiguous byte ranges of a plain
     /// file, aligned to line starts, so that the shards together hold every line once.
     pub shard: Option<(u64, u64)>,
+    /// Keep each record's text as read ([`Record::text`]): for output that joins back to
+    /// the input. Off by default: it costs an allocation or two per record.
+    pub keep_text: bool,
 }
 
 /// Where puzzles come from.
@@ -118,6 +121,20 @@ pub struct Record {
     /// The published solution carried with the puzzle (CSV solution column, or the second
     /// 81-cell field of a line), when there is one.
     pub solution: Option<Result<Grid, RecordError>>,
+    /// The record's text as read, when [`ReaderOptions::keep_text`] asked for it.
+    pub text: RecordText,
+}
+
+/// A record's text as read (empty unless [`ReaderOptions::keep_text`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordText {
+    /// The puzzle field as written (surrounding spaces and quotes removed): `0` or `.` for
+    /// empty cells as the input had them; for a malformed record, the text that was not a
+    /// puzzle. `None` for 9-line blocks and boards, whose text is not one field.
+    pub puzzle: Option<Vec<u8>>,
+    /// The whole record: a CSV row's fields (unquoted, byte for byte), or a line file's line
+    /// as one field.
+    pub fields: Option<csv::ByteRecord>,
 }
 
 /// Names of the CSV columns that hold puzzles, solutions and ids, in order of preference.
@@ -134,6 +151,8 @@ pub struct RecordReader {
     solutions: Option<Box<RecordReader>>,
     /// Added to every record's line number (the lines before a shard).
     line_offset: u64,
+    /// Keep each record's text ([`ReaderOptions::keep_text`]).
+    keep_text: bool,
 }
 
 enum Kind {
@@ -259,26 +278,45 @@ fn is_cell_field(f: &[u8]) -> bool {
 }
 
 /// Parse one line of a line file: the first 81-cell field is the puzzle, a second one the
-/// solution. A line with no such field is malformed, described by its longest field.
-fn parse_line(line: &[u8], number: u64) -> Record {
-    let mut cells = fields(line).filter(|f| is_cell_field(f));
-    let puzzle = match cells.next() {
-        Some(p) => Grid::from_line_bytes(p).map_err(RecordError::Grid),
+/// solution, and a field before the puzzle its id (the Sudoku Exchange `hash puzzle rating`
+/// lines). A line with no such field is malformed, described by its longest field.
+fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
+    let mut cells = fields(line).enumerate().filter(|(_, f)| is_cell_field(f));
+    let first = cells.next();
+    let (puzzle, puzzle_text) = match first {
+        Some((_, p)) => (Grid::from_line_bytes(p).map_err(RecordError::Grid), p),
         None => {
             let longest = fields(line).max_by_key(|f| f.len()).unwrap_or(line);
-            Err(RecordError::Grid(
-                Grid::from_line_bytes(longest).expect_err("not an 81-cell field"),
-            ))
+            let e = Grid::from_line_bytes(longest).expect_err("not an 81-cell field");
+            (Err(RecordError::Grid(e)), longest)
         }
     };
     let solution = cells
         .next()
-        .map(|s| Grid::from_line_bytes(s).map_err(RecordError::Grid));
+        .map(|(_, s)| Grid::from_line_bytes(s).map_err(RecordError::Grid));
+    let id = match first {
+        Some((i, _)) if i > 0 => fields(line)
+            .next()
+            .filter(|f| !f.is_empty())
+            .map(|f| String::from_utf8_lossy(f).into_owned()),
+        _ => None,
+    };
+    let text = if keep_text {
+        let mut whole = csv::ByteRecord::new();
+        whole.push_field(line);
+        RecordText {
+            puzzle: Some(puzzle_text.to_vec()),
+            fields: Some(whole),
+        }
+    } else {
+        RecordText::default()
+    };
     Record {
         line: number,
-        id: None,
+        id,
         puzzle,
         solution,
+        text,
     }
 }
 
@@ -289,6 +327,7 @@ fn too_long(line: &Line<'_>) -> Record {
         id: None,
         puzzle: Err(RecordError::TooLong { bytes: line.len }),
         solution: None,
+        text: RecordText::default(),
     }
 }
 
@@ -302,6 +341,10 @@ struct CsvReader {
     last_line: u64,
     solution: Option<usize>,
     id: Option<usize>,
+    /// Keep each row's text ([`ReaderOptions::keep_text`]).
+    keep_text: bool,
+    /// The header row, for output that repeats the input's columns.
+    headers: csv::ByteRecord,
 }
 
 fn find_column(headers: &csv::ByteRecord, names: &[&str]) -> Option<usize> {
@@ -316,9 +359,10 @@ impl CsvReader {
     fn new(
         src: Source,
         delimiter: u8,
-        column: Option<&Column>,
+        options: &ReaderOptions,
         label: &str,
     ) -> Result<Self, InputError> {
+        let column = options.column.as_ref();
         let mut rdr = csv::ReaderBuilder::new()
             .delimiter(delimiter)
             .flexible(true)
@@ -363,6 +407,8 @@ impl CsvReader {
             puzzle,
             puzzle_name,
             last_line: 1,
+            keep_text: options.keep_text,
+            headers,
         })
     }
 
@@ -398,11 +444,20 @@ impl CsvReader {
                 .id
                 .and_then(field)
                 .map(|f| String::from_utf8_lossy(f).into_owned());
+            let text = if self.keep_text {
+                RecordText {
+                    puzzle: Some(field(self.puzzle).unwrap_or_default().to_vec()),
+                    fields: Some(self.row.clone()),
+                }
+            } else {
+                RecordText::default()
+            };
             return Ok(Some(Record {
                 line,
                 id,
                 puzzle,
                 solution,
+                text,
             }));
         }
     }
@@ -531,12 +586,7 @@ impl RecordReader {
                 {
                     src.consume(3);
                 }
-                Kind::Csv(CsvReader::new(
-                    src,
-                    delimiter,
-                    options.column.as_ref(),
-                    &label,
-                )?)
+                Kind::Csv(CsvReader::new(src, delimiter, options, &label)?)
             }
             InputFormat::Board => {
                 let mut text = String::new();
@@ -554,6 +604,7 @@ impl RecordReader {
                     id: None,
                     puzzle,
                     solution: None,
+                    text: RecordText::default(),
                 }))
             }
         };
@@ -563,7 +614,16 @@ impl RecordReader {
             kind,
             solutions: None,
             line_offset: 0,
+            keep_text: options.keep_text,
         })
+    }
+
+    /// The header row of a CSV input (`None` for other formats).
+    pub fn csv_headers(&self) -> Option<&csv::ByteRecord> {
+        match &self.kind {
+            Kind::Csv(r) => Some(&r.headers),
+            _ => None,
+        }
     }
 
     /// The input's name in messages.
@@ -605,7 +665,7 @@ impl RecordReader {
                     return Ok(Some(too_long(&line)));
                 }
                 if !is_blank_or_comment(line.text) {
-                    return Ok(Some(parse_line(line.text, line.number)));
+                    return Ok(Some(parse_line(line.text, line.number, self.keep_text)));
                 }
             },
             Kind::Csv(r) => r.next(label),
@@ -695,6 +755,7 @@ fn next_block(r: &mut LineReader, label: &str) -> Result<Option<Record>, InputEr
                 id: None,
                 puzzle: Ok(grid),
                 solution: None,
+                text: RecordText::default(),
             }));
         }
     }
@@ -720,6 +781,7 @@ fn block_error(line: u64, e: GridBlockError) -> Record {
             message,
         })),
         solution: None,
+        text: RecordText::default(),
     }
 }
 

@@ -3,9 +3,18 @@
 //! - `line`: the 81-digit solution, or the status word (`unsolvable`, `invalid`, `multiple`,
 //!   `malformed`);
 //! - `csv`: header `line,id,puzzle,solution,status,solutions,guesses,nodes,error` (`error`:
-//!   the message of a malformed or invalid record);
+//!   the message of a malformed or invalid record), with a `file` column first when there are
+//!   several inputs; `puzzle` is the puzzle as written in the input (`0` stays `0`) unless
+//!   [`Columns::empty`] normalises it;
 //! - `jsonl`: one object per record with the same fields plus `error` for malformed and
 //!   invalid records.
+//!
+//! With [`Columns::passthrough`] a csv or jsonl record is the input record as read (a CSV
+//! row's columns under their own names, values byte for byte; a line file's whole line as
+//! `input`) followed by the result fields `file` (several inputs), `line`, `solution`,
+//! `status`, `solutions`, `guesses`, `nodes`, `error`. A result name that equals an input
+//! column's gets `result_` in front (again, until it is unique), so nothing is overwritten:
+//! a Kaggle `puzzle,solution` file gives `puzzle,solution,line,result_solution,status,...`.
 
 use std::io::{self, Write};
 
@@ -94,28 +103,54 @@ impl SolvedRecord {
     }
 }
 
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    line: u64,
-    id: Option<&'a str>,
-    puzzle: Option<String>,
-    solution: Option<String>,
-    status: RecordStatus,
-    solutions: u32,
-    guesses: u64,
-    nodes: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
+/// What csv and jsonl records hold besides the results.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Columns {
+    /// A `file` field naming the input (when there are several).
+    pub file: bool,
+    /// Write the puzzle with this empty-cell mark instead of as written in the input.
+    pub empty: Option<u8>,
+    /// Repeat each input record before the results (see the module doc).
+    pub passthrough: bool,
 }
+
+/// The result fields of a passthrough record, in order (`file` only with several inputs).
+const RESULT_FIELDS: [&str; 8] = [
+    "file",
+    "line",
+    "solution",
+    "status",
+    "solutions",
+    "guesses",
+    "nodes",
+    "error",
+];
 
 /// Writes [`SolvedRecord`]s in one format.
 pub struct ResultWriter<W: Write> {
     out: W,
     format: OutputFormat,
     header: bool,
+    columns: Columns,
+    /// The current input's name (for the `file` field).
+    file: String,
+    /// Passthrough: the input's column names, then the result names (renamed on a clash).
+    names: Option<(Vec<String>, Vec<String>)>,
 }
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
+
+/// A passthrough problem: inputs whose columns differ cannot share one output header.
+#[derive(Debug, thiserror::Error)]
+#[error("--passthrough: {file} has the columns {found}, but the output already has {expected}; pass such files in separate runs")]
+pub struct ColumnsDiffer {
+    /// The input whose columns differ.
+    pub file: String,
+    /// Its columns.
+    pub found: String,
+    /// The columns of the output so far.
+    pub expected: String,
+}
 
 impl<W: Write> ResultWriter<W> {
     /// A writer; `header` asks for the CSV header line before the first record.
@@ -124,16 +159,84 @@ impl<W: Write> ResultWriter<W> {
             out,
             format,
             header: header && format == OutputFormat::Csv,
+            columns: Columns::default(),
+            file: String::new(),
+            names: None,
         }
+    }
+
+    /// The same writer with `columns` in its csv and jsonl records.
+    pub fn with_columns(mut self, columns: Columns) -> ResultWriter<W> {
+        self.columns = columns;
+        self
+    }
+
+    /// The input whose records come next: its name, and its CSV header (`None`: a line file,
+    /// whose line is one `input` column). With passthrough, every input must have the first
+    /// one's columns.
+    pub fn set_input(
+        &mut self,
+        file: &str,
+        headers: Option<&csv::ByteRecord>,
+    ) -> Result<(), ColumnsDiffer> {
+        self.file = file.to_string();
+        if !self.columns.passthrough {
+            return Ok(());
+        }
+        let input: Vec<String> = match headers {
+            Some(h) => h
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect(),
+            None => vec!["input".to_string()],
+        };
+        if let Some((expected, _)) = &self.names {
+            if *expected != input {
+                return Err(ColumnsDiffer {
+                    file: file.to_string(),
+                    found: input.join(","),
+                    expected: expected.join(","),
+                });
+            }
+            return Ok(());
+        }
+        let results = plain_result_names(self.columns.file)
+            .into_iter()
+            .map(|mut name| {
+                while input.iter().any(|c| c.trim().eq_ignore_ascii_case(&name)) {
+                    name.insert_str(0, "result_");
+                }
+                name
+            })
+            .collect();
+        self.names = Some((input, results));
+        Ok(())
     }
 
     /// Write the CSV header now if it is due (so an empty input still gets one).
     pub fn start(&mut self) -> io::Result<()> {
-        if self.header {
-            self.header = false;
-            self.out.write_all(CSV_HEADER)?;
+        if !self.header {
+            return Ok(());
         }
-        Ok(())
+        self.header = false;
+        match &self.names {
+            Some((input, results)) => {
+                let all: Vec<&String> = input.iter().chain(results).collect();
+                for (i, name) in all.iter().enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    write_csv_field(&mut self.out, name.as_bytes())?;
+                }
+                self.out.write_all(b"\n")
+            }
+            None => {
+                if self.columns.file {
+                    self.out.write_all(b"file,")?;
+                }
+                self.out.write_all(CSV_HEADER)
+            }
+        }
     }
 
     /// Write one record.
@@ -165,13 +268,32 @@ impl<W: Write> ResultWriter<W> {
 
     fn write_csv(&mut self, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
-        write!(self.out, "{},", r.record.line)?;
-        if let Some(id) = &r.record.id {
-            write_csv_field(&mut self.out, id)?;
+        if let Some((input, _)) = &self.names {
+            let width = input.len();
+            let fields = r.record.text.fields.as_ref();
+            for i in 0..width {
+                let field = match fields {
+                    Some(f) => f.get(i).unwrap_or_default().to_vec(),
+                    None if i == 0 => puzzle_text(r, None),
+                    None => Vec::new(),
+                };
+                write_csv_field(&mut self.out, &field)?;
+                self.out.write_all(b",")?;
+            }
         }
-        self.out.write_all(b",")?;
-        write_grid(&mut self.out, r.record.puzzle.as_ref().ok(), b'.')?;
-        self.out.write_all(b",")?;
+        if self.columns.file {
+            write_csv_field(&mut self.out, self.file.as_bytes())?;
+            self.out.write_all(b",")?;
+        }
+        write!(self.out, "{},", r.record.line)?;
+        if !self.columns.passthrough {
+            if let Some(id) = &r.record.id {
+                write_csv_field(&mut self.out, id.as_bytes())?;
+            }
+            self.out.write_all(b",")?;
+            write_csv_field(&mut self.out, &puzzle_text(r, self.columns.empty))?;
+            self.out.write_all(b",")?;
+        }
         write_grid(&mut self.out, o.and_then(|o| o.solution).as_ref(), b'0')?;
         let (solutions, guesses, nodes) =
             o.map_or((0, 0, 0), |o| (o.solutions, o.guesses, o.nodes));
@@ -181,26 +303,56 @@ impl<W: Write> ResultWriter<W> {
             r.status().as_str()
         )?;
         if let Some(e) = r.error() {
-            write_csv_field(&mut self.out, &e)?;
+            write_csv_field(&mut self.out, e.as_bytes())?;
         }
         self.out.write_all(b"\n")
     }
 
     fn write_json(&mut self, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
-        let row = JsonRow {
-            line: r.record.line,
-            id: r.record.id.as_deref(),
-            puzzle: r.record.puzzle.as_ref().ok().map(Grid::to_line),
-            solution: o.and_then(|o| o.solution).map(|s| s.to_line()),
-            status: r.status(),
-            solutions: o.map_or(0, |o| o.solutions),
-            guesses: o.map_or(0, |o| o.guesses),
-            nodes: o.map_or(0, |o| o.nodes),
-            error: r.error(),
+        let mut obj = JsonObject::new(&mut self.out)?;
+        let (input, results) = match &self.names {
+            Some((input, results)) => (Some(input), results.clone()),
+            None => (None, plain_result_names(self.columns.file)),
         };
-        serde_json::to_writer(&mut self.out, &row)?;
-        self.out.write_all(b"\n")
+        let mut results = results.iter();
+        if let Some(input) = input {
+            let fields = r.record.text.fields.as_ref();
+            for (i, name) in input.iter().enumerate() {
+                let value = match fields {
+                    Some(f) => f.get(i).unwrap_or_default().to_vec(),
+                    None if i == 0 => puzzle_text(r, None),
+                    None => Vec::new(),
+                };
+                obj.field(name, &String::from_utf8_lossy(&value))?;
+            }
+        }
+        if self.columns.file {
+            obj.field(results.next().expect("file"), &self.file)?;
+        }
+        obj.field(results.next().expect("line"), &r.record.line)?;
+        if input.is_none() {
+            obj.field("id", &r.record.id)?;
+            let puzzle = puzzle_text(r, self.columns.empty);
+            let puzzle = (!puzzle.is_empty()).then(|| String::from_utf8_lossy(&puzzle));
+            obj.field("puzzle", &puzzle)?;
+        }
+        let solution = o.and_then(|o| o.solution).map(|s| s.to_line());
+        obj.field(results.next().expect("solution"), &solution)?;
+        obj.field(results.next().expect("status"), &r.status())?;
+        obj.field(
+            results.next().expect("solutions"),
+            &o.map_or(0, |o| o.solutions),
+        )?;
+        obj.field(
+            results.next().expect("guesses"),
+            &o.map_or(0, |o| o.guesses),
+        )?;
+        obj.field(results.next().expect("nodes"), &o.map_or(0, |o| o.nodes))?;
+        if let Some(e) = r.error() {
+            obj.field(results.next().expect("error"), &e)?;
+        }
+        obj.end()
     }
 
     /// Flush the underlying writer.
@@ -214,6 +366,58 @@ impl<W: Write> ResultWriter<W> {
     }
 }
 
+/// The result names without passthrough (`file` only with several inputs).
+fn plain_result_names(file: bool) -> Vec<String> {
+    RESULT_FIELDS
+        .iter()
+        .filter(|&&n| n != "file" || file)
+        .map(|n| n.to_string())
+        .collect()
+}
+
+/// The puzzle field: as written in the input, or normalised with `empty` (`--empty`), or
+/// (blocks and boards, whose text is not one field) with `.` for empty cells.
+fn puzzle_text(r: &SolvedRecord, empty: Option<u8>) -> Vec<u8> {
+    let line = |g: &Grid, mark: u8| {
+        let mut buf = [0u8; CELLS];
+        g.write_line(mark, &mut buf);
+        buf.to_vec()
+    };
+    match (empty, r.record.puzzle.as_ref().ok(), &r.record.text.puzzle) {
+        (Some(mark), Some(g), _) => line(g, mark),
+        (_, _, Some(text)) => text.clone(),
+        (_, Some(g), None) => line(g, b'.'),
+        (_, None, None) => Vec::new(),
+    }
+}
+
+/// Writes one JSON object field by field, in the order given.
+struct JsonObject<'a, W: Write> {
+    out: &'a mut W,
+    first: bool,
+}
+
+impl<'a, W: Write> JsonObject<'a, W> {
+    fn new(out: &'a mut W) -> io::Result<Self> {
+        out.write_all(b"{")?;
+        Ok(JsonObject { out, first: true })
+    }
+
+    fn field(&mut self, key: &str, value: &impl Serialize) -> io::Result<()> {
+        if !std::mem::take(&mut self.first) {
+            self.out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.write_all(b":")?;
+        serde_json::to_writer(&mut *self.out, value)?;
+        Ok(())
+    }
+
+    fn end(self) -> io::Result<()> {
+        self.out.write_all(b"}\n")
+    }
+}
+
 fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Result<()> {
     if let Some(g) = grid {
         let mut buf = [0u8; CELLS];
@@ -224,12 +428,21 @@ fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Resul
 }
 
 /// Write a CSV field, quoted when it holds a delimiter, quote or line break.
-fn write_csv_field(out: &mut impl Write, field: &str) -> io::Result<()> {
-    if field.contains([',', '"', '\n', '\r']) {
-        write!(out, "\"{}\"", field.replace('"', "\"\""))
-    } else {
-        out.write_all(field.as_bytes())
+fn write_csv_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
+    if !field
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        return out.write_all(field);
     }
+    out.write_all(b"\"")?;
+    for part in field.split_inclusive(|&b| b == b'"') {
+        out.write_all(part)?;
+        if part.ends_with(b"\"") {
+            out.write_all(b"\"")?;
+        }
+    }
+    out.write_all(b"\"")
 }
 
 #[cfg(test)]
@@ -247,6 +460,7 @@ mod tests {
                 id: id.map(str::to_string),
                 puzzle,
                 solution: None,
+                text: Default::default(),
             },
             outcome,
         }

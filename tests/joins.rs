@@ -1,0 +1,170 @@
+//! Output that joins back to its input: `--passthrough` keeps every input column and value,
+//! the `puzzle` field is the puzzle as written, several inputs carry a `file` field, and
+//! Sudoku Exchange hashes become ids.
+
+mod common;
+
+use std::path::Path;
+
+use common::{bin, dataset};
+
+/// Rows of a CSV (header first), every field as bytes.
+fn csv_rows(bytes: &[u8]) -> Vec<Vec<Vec<u8>>> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes)
+        .byte_records()
+        .map(|r| r.unwrap().iter().map(<[u8]>::to_vec).collect())
+        .collect()
+}
+
+fn solve(args: &[&str], files: &[&Path]) -> Vec<u8> {
+    let out = bin().arg("solve").args(args).args(files).output().unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn passthrough_keeps_every_kaggle_3m_column_byte_for_byte() {
+    let Some(path) = dataset("kaggle3m_radcliffe_sample_7034.csv") else {
+        return;
+    };
+    let input = csv_rows(&std::fs::read(&path).unwrap());
+    let output = csv_rows(&solve(
+        &["-q", "--format", "csv", "--passthrough"],
+        &[&path],
+    ));
+    assert_eq!(output.len(), input.len());
+    let width = input[0].len();
+    let header: Vec<String> = output[0]
+        .iter()
+        .map(|h| String::from_utf8_lossy(h).into_owned())
+        .collect();
+    assert_eq!(
+        header[width..],
+        [
+            "line",
+            "result_solution",
+            "status",
+            "solutions",
+            "guesses",
+            "nodes",
+            "error"
+        ]
+    );
+    for (i, (inp, out)) in input.iter().zip(&output).enumerate() {
+        assert_eq!(inp[..], out[..width], "row {i}");
+    }
+    // The solver's solutions agree with the published ones, row by row.
+    let solution = input[0].iter().position(|h| h == b"solution").unwrap();
+    for (inp, out) in input.iter().zip(&output).skip(1) {
+        assert_eq!(out[width + 1], inp[solution]);
+        assert_eq!(out[width + 2], b"solved");
+    }
+}
+
+#[test]
+fn passthrough_keeps_sudoku_exchange_lines_and_hashes_become_ids() {
+    let Some(path) = dataset("sudoku_exchange_hard.txt") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().take(300).collect();
+    let sample = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(sample.path(), lines.join("\n") + "\n").unwrap();
+    let out = solve(
+        &["-q", "--format", "jsonl", "--passthrough"],
+        &[sample.path()],
+    );
+    let rows: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), lines.len());
+    for (row, line) in rows.iter().zip(&lines) {
+        assert_eq!(row["input"], *line);
+        assert_eq!(row["status"], "solved");
+    }
+    // Without passthrough: the hash is the id and the puzzle is as written (0 for empty).
+    let out = csv_rows(&solve(&["-q", "--format", "csv"], &[sample.path()]));
+    for (row, line) in out.iter().skip(1).zip(&lines) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(row[1], fields[0].as_bytes(), "id");
+        assert_eq!(row[2], fields[1].as_bytes(), "puzzle");
+    }
+}
+
+#[test]
+fn the_puzzle_column_joins_back_to_the_kaggle_9m_input() {
+    let Some(path) = dataset("kaggle9m_vopani_first10000.csv") else {
+        return;
+    };
+    let input = csv_rows(&std::fs::read(&path).unwrap());
+    let output = csv_rows(&solve(&["-q", "--format", "csv"], &[&path]));
+    assert_eq!(output[0][2], b"puzzle");
+    assert_eq!(input.len(), output.len());
+    let joined = input
+        .iter()
+        .zip(&output)
+        .skip(1)
+        .filter(|(i, o)| i[0] == o[2])
+        .count();
+    assert_eq!(joined, input.len() - 1, "every puzzle as written");
+    // --empty normalises.
+    let dotted = csv_rows(&solve(&["-q", "--format", "csv", "--empty", "."], &[&path]));
+    assert!(dotted[1][2].contains(&b'.') && !dotted[1][2].contains(&b'0'));
+    assert_eq!(
+        String::from_utf8_lossy(&dotted[1][2])
+            .replace('.', "0")
+            .as_bytes(),
+        &input[1][0][..]
+    );
+}
+
+#[test]
+fn several_inputs_carry_a_file_field_and_their_own_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    let p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    std::fs::write(&a, format!("{p}\n{p}\n")).unwrap();
+    std::fs::write(&b, format!("# comment\n{p}\n")).unwrap();
+    let rows = csv_rows(&solve(&["-q", "--format", "csv"], &[&a, &b]));
+    assert_eq!(rows[0][..2], [b"file".to_vec(), b"line".to_vec()]);
+    let where_: Vec<(String, String)> = rows[1..]
+        .iter()
+        .map(|r| {
+            (
+                String::from_utf8_lossy(&r[0]).into_owned(),
+                String::from_utf8_lossy(&r[1]).into_owned(),
+            )
+        })
+        .collect();
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    assert_eq!(
+        where_,
+        [(a.clone(), "1".into()), (a, "2".into()), (b, "2".into())]
+    );
+    let out = solve(&["-q", "--format", "jsonl"], &[&dir.path().join("a.txt")]);
+    assert!(
+        !String::from_utf8_lossy(&out).contains("\"file\""),
+        "one input: no file field"
+    );
+    // Passthrough of files with different columns is refused.
+    let csv = dir.path().join("c.csv");
+    std::fs::write(&csv, format!("puzzle\n{p}\n")).unwrap();
+    let out = bin()
+        .args(["solve", "-q", "--format", "csv", "--passthrough"])
+        .arg(dir.path().join("a.txt"))
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--passthrough"));
+}
