@@ -219,9 +219,26 @@ pub struct VerifyArgs {
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
 
-    /// A file of solutions, one per record in the same order (instead of a solution column).
+    /// A file of solutions, one per record in the same order (instead of a solution column):
+    /// one per line (e.g. `solve` output), or a CSV with a header (e.g. `solve --format csv`
+    /// output; see --solution-column). Its record count must equal the input's.
     #[arg(long, value_name = "FILE")]
     pub solutions: Option<PathBuf>,
+
+    /// The column of a CSV --solutions file that holds the solutions.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "solution",
+        requires = "solutions"
+    )]
+    pub solution_column: String,
+
+    /// Report `missing-solution` for records without a listed solution even when the input
+    /// has no solution column (by default such records are checked on their own: givens,
+    /// solvability, uniqueness).
+    #[arg(long)]
+    pub require_solutions: bool,
 
     /// Skip the uniqueness proof (faster): a listed valid solution that keeps the clues passes.
     #[arg(long)]

@@ -111,6 +111,18 @@ pub enum InputError {
         /// The input's name.
         path: String,
     },
+    /// `--solutions FILE` holds a different number of records than the input.
+    #[error("{solutions} has {listed} solution records, but {path} has {records} records: they must pair up one to one, in order")]
+    SolutionCount {
+        /// The input's name.
+        path: String,
+        /// Its record count.
+        records: u64,
+        /// The solutions file's name.
+        solutions: String,
+        /// Its record count.
+        listed: u64,
+    },
     /// A zip archive that cannot be read as one puzzle file.
     #[error("{path}: {message}")]
     Archive {

@@ -1,7 +1,7 @@
 //! sudoku-batch: solve, check and benchmark Sudoku puzzles in bulk.
 //!
 //! The layers, each depending only on those before it:
-//! [`error`] ← [`grid`] ← [`solver`] ← [`stats`] ← [`io`] ← [`pipeline`].
+//! [`error`] ← [`grid`] ← [`solver`] ← [`stats`] and [`distribution`] ← [`io`] ← [`pipeline`].
 //!
 //! ```
 //! use sudoku_batch::{Grid, solver::{solve_with_limit, Status}};
@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod canonical;
+pub mod distribution;
 pub mod error;
 pub mod generate;
 pub mod grid;

@@ -136,9 +136,20 @@ fn grid_fault(grid: &Grid) -> Option<String> {
     grid.conflict().map(|c| c.to_string())
 }
 
-/// Check one record. With `unique`, the puzzle's uniqueness is proved (solution limit 2);
-/// without it, a listed solution that is a valid grid keeping the clues is accepted as is.
-pub fn check(record: Record, unique: bool) -> Checked {
+/// What [`check`] demands of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Prove the puzzle unique (solution limit 2); without it, a listed solution that is a
+    /// valid grid keeping the clues is accepted as is.
+    pub unique: bool,
+    /// A record without a listed solution has the `missing-solution` problem. Without it,
+    /// such a record is checked on its own: givens, solvability, uniqueness.
+    pub require_solution: bool,
+}
+
+/// Check one record against `rules`.
+pub fn check(record: Record, rules: Rules) -> Checked {
+    let unique = rules.unique;
     let mut out = Checked {
         line: record.line,
         id: record.id,
@@ -164,7 +175,9 @@ pub fn check(record: Record, unique: bool) -> Checked {
     }
     let listed = match record.solution {
         None => {
-            out.add(Problem::MissingSolution, "no solution listed");
+            if rules.require_solution {
+                out.add(Problem::MissingSolution, "no solution listed");
+            }
             None
         }
         Some(Err(e)) => {
@@ -291,14 +304,47 @@ mod tests {
         }
     }
 
+    const ALL_RULES: Rules = Rules {
+        unique: true,
+        require_solution: true,
+    };
+    const NO_UNIQUE: Rules = Rules {
+        unique: false,
+        require_solution: true,
+    };
+
+    #[test]
+    fn without_a_listed_solution_the_puzzle_is_checked_on_its_own() {
+        let alone = Rules {
+            unique: true,
+            require_solution: false,
+        };
+        assert!(check(record(P, None), alone).findings.is_empty());
+        let empty = ".".repeat(81);
+        assert_eq!(
+            codes(&check(record(&empty, None), alone)),
+            [Problem::NotUnique]
+        );
+        let mut bad = P.to_string();
+        bad.replace_range(2..3, "3");
+        assert_eq!(
+            codes(&check(record(&bad, None), alone)),
+            [Problem::InvalidGivens]
+        );
+        assert_eq!(
+            codes(&check(record(P, None), ALL_RULES)),
+            [Problem::MissingSolution]
+        );
+    }
+
     fn codes(c: &Checked) -> Vec<Problem> {
         c.findings.iter().map(|f| f.problem).collect()
     }
 
     #[test]
     fn a_right_solution_passes() {
-        assert!(check(record(P, Some(S)), true).findings.is_empty());
-        assert!(check(record(P, Some(S)), false).findings.is_empty());
+        assert!(check(record(P, Some(S)), ALL_RULES).findings.is_empty());
+        assert!(check(record(P, Some(S)), NO_UNIQUE).findings.is_empty());
     }
 
     #[test]
@@ -306,7 +352,7 @@ mod tests {
         // A changed digit: the grid breaks a rule and is not the solution.
         let mut changed = S.to_string();
         changed.replace_range(2..3, "5"); // r1c3 is empty in the puzzle
-        let c = check(record(P, Some(&changed)), true);
+        let c = check(record(P, Some(&changed)), ALL_RULES);
         assert_eq!(codes(&c), [Problem::BadGrid, Problem::WrongSolution]);
         assert_eq!(c.findings[1].detail, "r1c3 is 5, the solution has 4");
         // A changed clue in the solution (digits 5 and 3 swapped everywhere: still valid).
@@ -318,44 +364,46 @@ mod tests {
                 c => c,
             })
             .collect();
-        let c = check(record(P, Some(&relabelled)), true);
+        let c = check(record(P, Some(&relabelled)), ALL_RULES);
         assert_eq!(codes(&c), [Problem::ClueMismatch, Problem::WrongSolution]);
         assert_eq!(c.findings[0].detail, "r1c1 is 3, the clue is 5");
         // Missing, malformed, invalid, unsolvable, not unique.
         assert_eq!(
-            codes(&check(record(P, None), true)),
+            codes(&check(record(P, None), ALL_RULES)),
             [Problem::MissingSolution]
         );
-        let c = check(record(P, Some(&S[..80])), true);
+        let c = check(record(P, Some(&S[..80])), ALL_RULES);
         assert_eq!(codes(&c), [Problem::Malformed]);
         assert_eq!(
             c.findings[0].detail,
             format!("solution: {}", GridError::Length { found: 80 })
         );
         assert_eq!(
-            codes(&check(record(&P[1..], Some(S)), true)),
+            codes(&check(record(&P[1..], Some(S)), ALL_RULES)),
             [Problem::Malformed]
         );
         let mut bad = P.to_string();
         bad.replace_range(2..3, "3");
         assert_eq!(
-            codes(&check(record(&bad, Some(S)), true)),
+            codes(&check(record(&bad, Some(S)), ALL_RULES)),
             [Problem::InvalidGivens, Problem::ClueMismatch]
         );
         let empty = ".".repeat(81);
-        let c = check(record(&empty, Some(S)), true);
+        let c = check(record(&empty, Some(S)), ALL_RULES);
         assert_eq!(codes(&c), [Problem::NotUnique]);
         assert!(c.findings[0]
             .detail
             .contains("the listed one is one of them"));
         assert!(
-            check(record(&empty, Some(S)), false).findings.is_empty(),
+            check(record(&empty, Some(S)), NO_UNIQUE)
+                .findings
+                .is_empty(),
             "--no-unique accepts it"
         );
         let impossible =
             ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........";
         assert_eq!(
-            codes(&check(record(impossible, None), true)),
+            codes(&check(record(impossible, None), ALL_RULES)),
             [Problem::MissingSolution, Problem::Unsolvable]
         );
     }
@@ -363,14 +411,14 @@ mod tests {
     #[test]
     fn duplicates_name_the_first_line() {
         let mut d = Duplicates::default();
-        let mut a = check(record(P, Some(S)), true);
+        let mut a = check(record(P, Some(S)), ALL_RULES);
         d.note(&mut a);
         let mut b = check(
             Record {
                 line: 9,
                 ..record(P, Some(S))
             },
-            true,
+            ALL_RULES,
         );
         d.note(&mut b);
         assert!(a.findings.is_empty());

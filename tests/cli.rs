@@ -539,6 +539,9 @@ fn verify_passes_published_datasets() {
         let (code, rows) = report_of(&[], &path);
         assert_eq!(code, Some(1));
         assert_eq!(rows.iter().filter(|r| r.1 == "not-unique").count(), 10_000);
+        // No solutions listed in this line file: not a problem unless required.
+        assert_eq!(rows.len(), 10_000);
+        let (_, rows) = report_of(&["--require-solutions"], &path);
         assert_eq!(
             rows.iter().filter(|r| r.1 == "missing-solution").count(),
             10_000

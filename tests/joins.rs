@@ -168,3 +168,118 @@ fn several_inputs_carry_a_file_field_and_their_own_lines() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--passthrough"));
 }
+
+#[test]
+fn verify_checks_inputs_without_solutions_on_their_own() {
+    let Some(path) = dataset("puzzles3_magictour_top1465") else {
+        return;
+    };
+    // A clean unique set without solutions passes: givens, solvability and uniqueness.
+    bin().args(["verify", "-q"]).arg(&path).assert().code(0);
+    // --require-solutions makes the missing solutions problems again.
+    let out = bin()
+        .args(["verify", "-q", "--require-solutions", "--format", "csv"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let rows = csv_rows(&out.stdout);
+    assert_eq!(rows.len(), 1 + 1465);
+    assert!(rows[1..].iter().all(|r| r[2] == b"missing-solution"));
+    // A puzzle with two solutions is still found.
+    let dir = tempfile::tempdir().unwrap();
+    let two = dir.path().join("two.txt");
+    std::fs::write(&two, format!("{}\n", ".".repeat(81))).unwrap();
+    let out = bin().args(["verify", "-q"]).arg(&two).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("not-unique"));
+}
+
+#[test]
+fn solutions_files_pair_up_one_to_one_and_may_be_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("p.txt");
+    let p = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    std::fs::write(&puzzles, format!("{p}\n").repeat(5)).unwrap();
+    // solve's CSV output as the solutions file.
+    let csv = dir.path().join("s.csv");
+    let out = solve(&["-q", "--format", "csv"], &[&puzzles]);
+    std::fs::write(&csv, &out).unwrap();
+    bin()
+        .args(["verify", "-q"])
+        .arg(&puzzles)
+        .arg("--solutions")
+        .arg(&csv)
+        .assert()
+        .code(0);
+    // One line short, one line long: an error naming both counts.
+    let lines = String::from_utf8(solve(&["-q"], &[&puzzles])).unwrap();
+    let short = dir.path().join("short.txt");
+    std::fs::write(&short, lines.lines().take(4).collect::<Vec<_>>().join("\n")).unwrap();
+    let long = dir.path().join("long.txt");
+    std::fs::write(&long, lines.repeat(2)).unwrap();
+    for (file, listed) in [(&short, 4), (&long, 10)] {
+        let out = bin()
+            .args(["verify", "-q"])
+            .arg(&puzzles)
+            .arg("--solutions")
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("has {listed} solution records"))
+                && stderr.contains("has 5 records"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn stats_json_has_percentiles_the_hardest_puzzle_and_a_histogram() {
+    let hard = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/generated-hard-1k.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.json");
+    let out = bin()
+        .args(["solve", "-q", "--format", "jsonl", "--stats-json"])
+        .arg(&stats)
+        .arg(&hard)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut guesses: Vec<u64> = rows
+        .iter()
+        .map(|r| r["guesses"].as_u64().unwrap())
+        .collect();
+    guesses.sort_unstable();
+    let rank = |f: f64| guesses[((f * guesses.len() as f64).ceil() as usize).max(1) - 1];
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let spread = &s["guesses_spread"];
+    assert_eq!(spread["p50"], rank(0.5));
+    assert_eq!(spread["p90"], rank(0.9));
+    assert_eq!(spread["p99"], rank(0.99));
+    assert_eq!(spread["max"], *guesses.last().unwrap());
+    assert!(s["nodes_spread"]["max"].as_u64().unwrap() > 0);
+    // The hardest puzzle's line really needed the most guesses.
+    let line = s["hardest"]["line"].as_u64().unwrap();
+    let row = rows.iter().find(|r| r["line"] == line).unwrap();
+    assert_eq!(row["guesses"], spread["max"]);
+    assert_eq!(s["hardest"]["file"], hard.display().to_string());
+    // Power-of-two buckets that add up to every puzzle.
+    let buckets = s["guesses_histogram"].as_array().unwrap();
+    let total: u64 = buckets.iter().map(|b| b["count"].as_u64().unwrap()).sum();
+    assert_eq!(total, rows.len() as u64);
+    assert_eq!(
+        (&buckets[2]["from"], &buckets[2]["to"]),
+        (&2.into(), &3.into())
+    );
+    let in_2_3 = guesses.iter().filter(|&&g| (2..=3).contains(&g)).count();
+    assert_eq!(buckets[2]["count"], in_2_3);
+}

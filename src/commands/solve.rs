@@ -7,12 +7,13 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
+use sudoku_batch::distribution::{Bucket, Distribution, Spread};
 use sudoku_batch::io::writer::Columns;
 use sudoku_batch::io::{
     Input, OutputFormat, ReaderOptions, RecordReader, RecordStatus, ResultWriter, SolvedRecord,
 };
 use sudoku_batch::pipeline::{self, Halt, PipelineConfig};
-use sudoku_batch::solver::{Algorithm, Limits};
+use sudoku_batch::solver::{Algorithm, Limits, Status};
 use sudoku_batch::stats::RunStats;
 
 use crate::cli::{self, SolveArgs};
@@ -32,8 +33,58 @@ struct Summary {
     guesses_per_puzzle: f64,
     nodes_per_puzzle: f64,
     no_guess_pct: f64,
+    /// p50 / p90 / p99 / max of guesses and of nodes over the puzzles searched.
+    guesses_spread: Spread,
+    nodes_spread: Spread,
+    /// The puzzle that needed the most guesses (then nodes): where it is.
+    hardest: Option<Hardest>,
+    /// How many puzzles needed 0, 1, 2-3, 4-7, ... guesses.
+    guesses_histogram: Vec<Bucket>,
     #[serde(flatten)]
     stats: RunStats,
+}
+
+/// Where the hardest puzzle of a run is.
+#[derive(Clone, Serialize)]
+struct Hardest {
+    file: String,
+    line: u64,
+    guesses: u64,
+    nodes: u64,
+}
+
+/// Per-puzzle distributions and the hardest puzzle, gathered in input order.
+#[derive(Default)]
+struct Difficulty {
+    guesses: Distribution,
+    nodes: Distribution,
+    hardest: Option<Hardest>,
+}
+
+impl Difficulty {
+    fn add(&mut self, file: &str, r: &SolvedRecord) {
+        let Some(o) = &r.outcome else { return };
+        if !matches!(
+            o.status,
+            Status::Solved | Status::Multiple | Status::Unsolvable
+        ) {
+            return;
+        }
+        self.guesses.add(o.guesses);
+        self.nodes.add(o.nodes);
+        let harder = self
+            .hardest
+            .as_ref()
+            .is_none_or(|h| (o.guesses, o.nodes) > (h.guesses, h.nodes));
+        if harder {
+            self.hardest = Some(Hardest {
+                file: file.to_string(),
+                line: r.record.line,
+                guesses: o.guesses,
+                nodes: o.nodes,
+            });
+        }
+    }
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
@@ -69,6 +120,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let limits = Limits::solutions(cfg.limit);
     let mut stats = RunStats::default();
     let mut diagnostics = Diagnostics::new(args.quiet);
+    let mut difficulty = Difficulty::default();
     for input in &inputs {
         let label = input.label();
         let reader = RecordReader::open(input, &options)?;
@@ -95,6 +147,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
                 pipeline::tally(&mut stats, r);
+                difficulty.add(&label, r);
                 Ok(())
             },
             &mut writer,
@@ -127,6 +180,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         guesses_per_puzzle: stats.guesses_per_puzzle(),
         nodes_per_puzzle: stats.nodes_per_puzzle(),
         no_guess_pct: stats.no_guess_pct(),
+        guesses_spread: difficulty.guesses.spread(),
+        nodes_spread: difficulty.nodes.spread(),
+        hardest: difficulty.hardest,
+        guesses_histogram: difficulty.guesses.histogram(),
         stats,
     };
     if !args.quiet {
@@ -160,10 +217,19 @@ fn print_summary(s: &Summary) {
         t.invalid,
         t.malformed
     );
+    let (g, n) = (&s.guesses_spread, &s.nodes_spread);
     eprintln!(
-        "sudoku-batch: guesses/puzzle {:.2} (max {}), nodes/puzzle {:.2} (max {}), {:.1}% solved without guessing",
-        s.guesses_per_puzzle, t.max_guesses, s.nodes_per_puzzle, t.max_nodes, s.no_guess_pct
+        "sudoku-batch: guesses/puzzle {:.2} (p50 {} p90 {} p99 {} max {}), nodes/puzzle {:.2} (p50 {} p90 {} p99 {} max {}), {:.1}% solved without guessing",
+        s.guesses_per_puzzle, g.p50, g.p90, g.p99, g.max,
+        s.nodes_per_puzzle, n.p50, n.p90, n.p99, n.max,
+        s.no_guess_pct
     );
+    if let Some(h) = s.hardest.as_ref().filter(|h| h.guesses > 0) {
+        eprintln!(
+            "sudoku-batch: hardest: {}:{} ({} guesses, {} nodes)",
+            h.file, h.line, h.guesses, h.nodes
+        );
+    }
 }
 
 /// What is wrong with a record, for `--strict` and stderr (`None`: it is fine).

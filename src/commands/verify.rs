@@ -7,9 +7,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use sudoku_batch::io::report::ReportWriter;
-use sudoku_batch::io::{Input, InputFormat, ReaderOptions, RecordReader};
+use sudoku_batch::io::{Column, Input, InputFormat, ReaderOptions, RecordReader};
 use sudoku_batch::pipeline::{self, Halt, NoProgress};
-use sudoku_batch::verify::{self, Duplicates, Problem, VerifyStats};
+use sudoku_batch::verify::{self, Duplicates, Problem, Rules, VerifyStats};
 
 use crate::cli::{self, VerifyArgs};
 use crate::commands::output_error;
@@ -47,13 +47,15 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             if options.shard.is_some() {
                 anyhow::bail!("--shard cannot be combined with --solutions");
             }
-            let lines = ReaderOptions {
-                format: InputFormat::Lines,
-                column: None,
+            // A line file (one solution per line, e.g. `solve` output) or a CSV with a
+            // header, whose solution column is read.
+            let listed = ReaderOptions {
+                format: InputFormat::Auto,
+                column: Some(Column::Name(args.solution_column.clone())),
                 shard: None,
                 keep_text: false,
             };
-            Some(RecordReader::open(&Input::Path(path.clone()), &lines)?)
+            Some(RecordReader::open(&Input::Path(path.clone()), &listed)?)
         }
         None => None,
     };
@@ -62,6 +64,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         if let Some(s) = solutions.take() {
             reader.attach_solutions(s);
         }
+        let rules = Rules {
+            unique,
+            require_solution: args.require_solutions || reader.has_solutions(),
+        };
         report.set_label(&input.label());
         let records_before = stats.records;
         pipeline::run_stages(
@@ -69,7 +75,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             threads,
             4096,
             &|r| {
-                let mut c = verify::check(r, unique);
+                let mut c = verify::check(r, rules);
                 if canonical {
                     c.canonical = c.puzzle.as_ref().map(sudoku_batch::canonical::canonical);
                 }

@@ -153,6 +153,8 @@ pub struct RecordReader {
     line_offset: u64,
     /// Keep each record's text ([`ReaderOptions::keep_text`]).
     keep_text: bool,
+    /// Records returned so far.
+    records: u64,
 }
 
 enum Kind {
@@ -615,6 +617,7 @@ impl RecordReader {
             solutions: None,
             line_offset: 0,
             keep_text: options.keep_text,
+            records: 0,
         })
     }
 
@@ -636,10 +639,16 @@ impl RecordReader {
         self.bytes.clone()
     }
 
-    /// Take each record's solution from `solutions` instead: its records, in the same order
-    /// (the first 81-cell field of each line). Records past its end get no solution.
+    /// Take each record's solution from `solutions` instead: its records, in the same order.
+    /// The two must hold as many records: a difference is an error naming both counts.
     pub fn attach_solutions(&mut self, solutions: RecordReader) {
         self.solutions = Some(Box::new(solutions));
+    }
+
+    /// True when the input lists solutions: a CSV solution column, or an attached solutions
+    /// file. (A line file may list one per line, or not: it does not count.)
+    pub fn has_solutions(&self) -> bool {
+        self.solutions.is_some() || matches!(&self.kind, Kind::Csv(r) if r.solution.is_some())
     }
 
     /// The next record, or `None` at the end of the input.
@@ -647,11 +656,45 @@ impl RecordReader {
         let mut record = self.next_own()?;
         if let Some(r) = &mut record {
             r.line += self.line_offset;
+            self.records += 1;
         }
-        if let (Some(r), Some(solutions)) = (&mut record, &mut self.solutions) {
-            r.solution = solutions.next_record()?.map(|s| s.puzzle);
+        let Some(solutions) = &mut self.solutions else {
+            return Ok(record);
+        };
+        let solution = solutions.next_record()?;
+        match (&mut record, solution) {
+            (Some(r), Some(s)) => r.solution = Some(s.puzzle),
+            (None, None) => {}
+            (Some(_), None) => {
+                let listed = self.records - 1;
+                let mut records = self.records;
+                while self.next_own()?.is_some() {
+                    records += 1;
+                }
+                return Err(self.count_error(records, listed));
+            }
+            (None, Some(_)) => {
+                let solutions = self.solutions.as_mut().expect("attached");
+                let mut listed = self.records + 1;
+                while solutions.next_record()?.is_some() {
+                    listed += 1;
+                }
+                return Err(self.count_error(self.records, listed));
+            }
         }
         Ok(record)
+    }
+
+    fn count_error(&self, records: u64, listed: u64) -> InputError {
+        InputError::SolutionCount {
+            path: self.label.clone(),
+            records,
+            solutions: self
+                .solutions
+                .as_ref()
+                .map_or(String::new(), |s| s.label.clone()),
+            listed,
+        }
     }
 
     fn next_own(&mut self) -> Result<Option<Record>, InputError> {
