@@ -41,7 +41,8 @@ fn compress(how: u8, text: &[u8]) -> Option<Vec<u8>> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    // The first byte picks the format and the CSV column option, the second the compression;
+    // The first byte picks the format and the CSV column option, the second the compression (and
+    // whether the record text is kept);
     // the rest is the input.
     let Some((&[mode, how], input)) = data.split_first_chunk::<2>() else {
         return;
@@ -55,6 +56,7 @@ fuzz_target!(|data: &[u8]| {
         format: FORMATS[usize::from(mode & 0x0f) % FORMATS.len()],
         column,
         shard: None,
+        keep_text: how & 0x10 != 0,
     };
     let compressed = compress(how, input);
     // Raw bytes that start like a compressed stream may decode to more lines than they hold:
