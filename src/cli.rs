@@ -68,11 +68,19 @@ Examples:
         shell: clap_complete::Shell,
     },
 
-    /// Print the man page (roff).
-    #[command(
-        after_help = "Example:\n  sudoku-batch man > sudoku-batch.1 && man ./sudoku-batch.1"
-    )]
-    Man,
+    /// Print a man page (roff), or write one page per command to a directory.
+    #[command(after_help = "\
+Examples:
+  sudoku-batch man > sudoku-batch.1 && man ./sudoku-batch.1
+  sudoku-batch man solve | man -l -
+  sudoku-batch man --dir /usr/local/share/man/man1   # sudoku-batch.1, sudoku-batch-solve.1, ...")]
+    Man {
+        /// The command whose page to print (default: the overview page).
+        command: Option<String>,
+        /// Write every page to DIR instead (sudoku-batch.1 and sudoku-batch-COMMAND.1).
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        dir: Option<PathBuf>,
+    },
 
     /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
     #[command(after_help = "\
@@ -125,7 +133,7 @@ pub struct SolveArgs {
     pub output: Option<PathBuf>,
 
     /// Output format: line (solution or status word), csv or jsonl.
-    #[arg(long, short, default_value = "line", value_parser = parse_output_format)]
+    #[arg(long, short, default_value = "line", ignore_case = true, value_parser = output_formats())]
     pub format: OutputFormat,
 
     /// Leave out the CSV header line.
@@ -152,7 +160,7 @@ pub struct SolveArgs {
     pub unique: bool,
 
     /// Solver: fast, mrv or naive.
-    #[arg(long, short, default_value = "fast")]
+    #[arg(long, short, default_value = "fast", ignore_case = true, value_parser = algorithms())]
     pub algorithm: Algorithm,
 
     /// Solver threads (default: all cores, or RAYON_NUM_THREADS).
@@ -181,19 +189,38 @@ fn parse_empty(s: &str) -> Result<u8, String> {
     }
 }
 
-fn parse_output_format(s: &str) -> Result<OutputFormat, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "line" | "lines" => Ok(OutputFormat::Line),
-        "csv" => Ok(OutputFormat::Csv),
-        "jsonl" | "json" => Ok(OutputFormat::Jsonl),
-        _ => Err(format!("unknown output format {s:?} (line, csv, jsonl)")),
-    }
+/// A value parser over named choices (listed in `--help` and completed by the shells), each
+/// with its aliases, mapped to `T`.
+fn choices<T: Clone + Send + Sync + 'static>(
+    table: &'static [(&'static str, &'static [&'static str], T)],
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = table
+        .iter()
+        .map(|(name, aliases, _)| PossibleValue::new(*name).aliases(aliases.iter().copied()));
+    PossibleValuesParser::new(values).map(move |s| {
+        let s = s.to_ascii_lowercase();
+        let (_, _, value) = table
+            .iter()
+            .find(|(name, aliases, _)| *name == s || aliases.contains(&s.as_str()))
+            .expect("clap accepted only listed values");
+        value.clone()
+    })
+}
+
+fn output_formats() -> impl clap::builder::TypedValueParser<Value = OutputFormat> {
+    choices(&[
+        ("line", &["lines"], OutputFormat::Line),
+        ("csv", &[], OutputFormat::Csv),
+        ("jsonl", &["json"], OutputFormat::Jsonl),
+    ])
 }
 
 const VERIFY_HELP: &str = "\
 Problems (one report line each; a record can have several):
   malformed         the puzzle or the listed solution cannot be parsed
-  missing-solution  no solution is listed
+  missing-solution  no solution is listed (only when the input has a solution column or
+                    --solutions, or with --require-solutions)
   invalid-givens    the puzzle's givens break a rule
   bad-grid          the listed solution is not a complete valid grid
   clue-mismatch     the listed solution changes a clue
@@ -254,7 +281,7 @@ pub struct VerifyArgs {
     pub duplicates: Option<String>,
 
     /// Report format: text, csv (`line,id,problem,detail`) or jsonl.
-    #[arg(long, short, default_value = "text", value_parser = parse_report_format)]
+    #[arg(long, short, default_value = "text", ignore_case = true, value_parser = report_formats())]
     pub format: OutputFormat,
 
     /// Write the report here instead of stdout (complete or absent: see solve -o).
@@ -276,13 +303,12 @@ pub struct VerifyArgs {
     pub input: InputArgs,
 }
 
-fn parse_report_format(s: &str) -> Result<OutputFormat, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "text" => Ok(OutputFormat::Line),
-        "csv" => Ok(OutputFormat::Csv),
-        "jsonl" | "json" => Ok(OutputFormat::Jsonl),
-        _ => Err(format!("unknown report format {s:?} (text, csv, jsonl)")),
-    }
+fn report_formats() -> impl clap::builder::TypedValueParser<Value = OutputFormat> {
+    choices(&[
+        ("text", &[], OutputFormat::Line),
+        ("csv", &[], OutputFormat::Csv),
+        ("jsonl", &["json"], OutputFormat::Jsonl),
+    ])
 }
 
 /// `sudoku-batch shuffle`.
@@ -399,7 +425,8 @@ pub fn inputs(args: &[String]) -> Result<Vec<Input>, InputError> {
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// Input format: auto, lines, csv, block or board (LeetCode). Auto looks at the first line.
-    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = parse_input_format)]
+    #[arg(long, value_name = "FORMAT", default_value = "auto", ignore_case = true,
+          value_parser = input_formats())]
     pub input_format: InputFormat,
 
     /// CSV puzzle column, by header name or 0-based index (default: puzzle, quizzes, quiz, question).
@@ -455,7 +482,8 @@ pub struct BenchArgs {
     pub files: Vec<PathBuf>,
 
     /// Algorithms to measure, comma-separated: fast, mrv, naive.
-    #[arg(long, short, value_delimiter = ',', default_value = "fast")]
+    #[arg(long, short, value_delimiter = ',', default_value = "fast", ignore_case = true,
+          value_parser = algorithms())]
     pub algorithm: Vec<Algorithm>,
 
     /// Worker threads (default: all cores).
@@ -478,17 +506,23 @@ pub struct BenchArgs {
     pub input: InputArgs,
 }
 
-fn parse_input_format(s: &str) -> Result<InputFormat, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "auto" => Ok(InputFormat::Auto),
-        "lines" | "line" => Ok(InputFormat::Lines),
-        "csv" => Ok(InputFormat::Csv),
-        "block" | "blocks" => Ok(InputFormat::Block),
-        "board" | "leetcode" => Ok(InputFormat::Board),
-        _ => Err(format!(
-            "unknown input format {s:?} (auto, lines, csv, block, board)"
-        )),
-    }
+fn input_formats() -> impl clap::builder::TypedValueParser<Value = InputFormat> {
+    choices(&[
+        ("auto", &[], InputFormat::Auto),
+        ("lines", &["line"], InputFormat::Lines),
+        ("csv", &[], InputFormat::Csv),
+        ("block", &["blocks"], InputFormat::Block),
+        ("board", &["leetcode"], InputFormat::Board),
+    ])
+}
+
+/// The algorithms, by name (listed in `--help` and completed by the shells).
+fn algorithms() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name)).map(|s| {
+        s.parse::<Algorithm>()
+            .expect("clap accepted only listed names")
+    })
 }
 
 /// The thread count to use: the option, else `RAYON_NUM_THREADS`, else all cores.

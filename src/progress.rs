@@ -1,5 +1,8 @@
-//! The indicatif progress bar on stderr: records done, puzzles/s, bytes read of the total and
-//! the ETA when the input size is known. Shown only when stderr is a terminal.
+//! The indicatif progress bar on stderr: records done, records per second and, when the input
+//! size is known, the estimated total and an ETA (the total is estimated from the bytes read
+//! so far: records × total bytes / bytes read, so it firms up as the run goes). Shown only
+//! when stderr is a terminal, and hidden when the output goes to that terminal too (the bar
+//! and the output lines would tear each other).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,25 +20,37 @@ pub struct Bar {
     bytes_before: u64,
     /// Raw bytes read from the current input.
     bytes: Arc<AtomicU64>,
+    /// The size of all inputs, when known.
+    total_bytes: Option<u64>,
 }
 
 impl Bar {
-    /// A bar for `total_bytes` (None when unknown, e.g. stdin); hidden unless `show` and
-    /// stderr is a terminal.
+    /// A bar over inputs of `total_bytes` (None when unknown, e.g. stdin); hidden unless
+    /// `show` and stderr is a terminal.
     pub fn new(total_bytes: Option<u64>, show: bool) -> Bar {
         let bar = match total_bytes {
-            Some(total) => ProgressBar::new(total).with_style(
+            Some(_) => ProgressBar::new(0).with_style(
                 ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg} ETA {eta}",
+                    "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/~{human_len} records ({msg}) ETA {eta}",
                 )
                 .expect("valid template"),
             ),
             None => ProgressBar::new_spinner().with_style(
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bytes} read {msg}")
-                    .expect("valid template"),
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {human_pos} records ({msg})",
+                )
+                .expect("valid template"),
             ),
         };
-        Bar::shown_if(bar, show)
+        let mut bar = Bar::shown_if(bar, show);
+        bar.total_bytes = total_bytes;
+        bar
+    }
+
+    /// True when stdout is a terminal: output written there would tear a bar on the same
+    /// screen, so commands writing to stdout pass `show && !Bar::stdout_is_terminal()`.
+    pub fn stdout_is_terminal() -> bool {
+        std::io::stdout().is_terminal()
     }
 
     /// A bar counting `total` items (`unit`, e.g. "puzzles"), hidden unless `show` and stderr
@@ -60,6 +75,7 @@ impl Bar {
             records_before: 0,
             bytes_before: 0,
             bytes: Arc::new(AtomicU64::new(0)),
+            total_bytes: None,
         }
     }
 
@@ -89,12 +105,16 @@ impl Bar {
 impl Progress for Bar {
     fn update(&self, records: u64) {
         let records = self.records_before + records;
+        self.bar.set_position(records);
         let secs = self.bar.elapsed().as_secs_f64().max(1e-9);
         self.bar
-            .set_position(self.bytes_before + self.bytes.load(Ordering::Relaxed));
-        self.bar.set_message(format!(
-            "{records} records, {:.0} puzzles/s",
-            records as f64 / secs
-        ));
+            .set_message(format!("{:.0} puzzles/s", records as f64 / secs));
+        if let Some(total) = self.total_bytes {
+            let bytes = self.bytes_before + self.bytes.load(Ordering::Relaxed);
+            if bytes > 0 {
+                let estimate = (records as f64 * total as f64 / bytes as f64) as u64;
+                self.bar.set_length(estimate.max(records));
+            }
+        }
     }
 }

@@ -283,3 +283,35 @@ fn stats_json_has_percentiles_the_hardest_puzzle_and_a_histogram() {
     let in_2_3 = guesses.iter().filter(|&&g| (2..=3).contains(&g)).count();
     assert_eq!(buckets[2]["count"], in_2_3);
 }
+
+#[test]
+fn man_pages_per_command_and_completions_of_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    bin()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    for name in ["", "-solve", "-verify", "-generate", "-shuffle", "-bench"] {
+        let page = std::fs::read_to_string(dir.path().join(format!("sudoku-batch{name}.1")))
+            .unwrap_or_else(|e| panic!("sudoku-batch{name}.1: {e}"));
+        assert!(
+            page.contains(&format!(".TH sudoku-batch{name} 1")),
+            "{name}"
+        );
+    }
+    let solve = bin().args(["man", "solve"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&solve.stdout).contains("passthrough"));
+    bin().args(["man", "nope"]).assert().code(2);
+    // The shells complete the choices of enum options.
+    let bash = bin().args(["completions", "bash"]).output().unwrap();
+    let bash = String::from_utf8_lossy(&bash.stdout);
+    for choices in [
+        "line csv jsonl",
+        "text csv jsonl",
+        "auto lines csv block board",
+    ] {
+        assert!(bash.contains(choices), "{choices}");
+    }
+    assert!(bash.contains("fast mrv naive") || bash.contains("fast jcz mrv naive"));
+}

@@ -36,7 +36,13 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     let (output, sink) = Output::create(args.run.output.as_deref())?;
     let start = Instant::now();
     let mut out = BufWriter::with_capacity(1 << 16, sink);
-    let bar = Bar::counting(args.count, "puzzles", !args.run.quiet);
+    let to_terminal = Bar::stdout_is_terminal()
+        && args
+            .run
+            .output
+            .as_deref()
+            .is_none_or(|p| p.as_os_str() == "-");
+    let bar = Bar::counting(args.count, "puzzles", !args.run.quiet && !to_terminal);
     let written = write_puzzles(&mut out, &pool, &cfg, args, &bar);
     bar.finish();
     let attempts = match written {

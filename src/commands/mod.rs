@@ -29,12 +29,67 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut text);
             write_stdout(&text)
         }
-        Command::Man => {
-            let mut text = Vec::new();
-            clap_mangen::Man::new(crate::cli::Cli::command()).render(&mut text)?;
-            write_stdout(&text)
-        }
+        Command::Man { command, dir } => man(command.as_deref(), dir.as_deref()),
     }
+}
+
+/// The man pages: the overview, then one per command (`sudoku-batch-solve`, ...).
+fn man_pages() -> Vec<(String, clap::Command)> {
+    let mut cli = Cli::command();
+    cli.build();
+    let mut pages = vec![("sudoku-batch".to_string(), cli.clone())];
+    for sub in cli.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("sudoku-batch-{}", sub.get_name());
+        // clap names are 'static; a handful of pages per process.
+        let title: &'static str = Box::leak(name.clone().into_boxed_str());
+        let usage = format!("sudoku-batch {}", sub.get_name());
+        pages.push((
+            name,
+            sub.clone().name(title).display_name(title).bin_name(usage),
+        ));
+    }
+    pages
+}
+
+/// `man`: one page on stdout, or every page into `dir` (each file complete or absent).
+fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+    let pages = man_pages();
+    let render = |cmd: &clap::Command| -> anyhow::Result<Vec<u8>> {
+        let mut text = Vec::new();
+        clap_mangen::Man::new(cmd.clone()).render(&mut text)?;
+        Ok(text)
+    };
+    if let Some(dir) = dir {
+        if !dir.is_dir() {
+            anyhow::bail!("{}: no such directory", dir.display());
+        }
+        for (name, cmd) in &pages {
+            let path = dir.join(format!("{name}.1"));
+            let text = render(cmd)?;
+            let (output, mut sink) = crate::output::Output::create(Some(&path))?;
+            sink.write_all(&text)
+                .and_then(|()| sink.flush())
+                .map_err(|e| {
+                    anyhow::Error::new(e).context(format!("{}: cannot write", path.display()))
+                })?;
+            drop(sink);
+            output.commit()?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let wanted = command.map_or("sudoku-batch".to_string(), |c| format!("sudoku-batch-{c}"));
+    let Some((_, cmd)) = pages.iter().find(|(name, _)| *name == wanted) else {
+        let names: Vec<&str> = pages[1..]
+            .iter()
+            .map(|(n, _)| n.trim_start_matches("sudoku-batch-"))
+            .collect();
+        anyhow::bail!(
+            "no command {:?} (commands: {})",
+            command.unwrap_or(""),
+            names.join(", ")
+        );
+    };
+    write_stdout(&render(cmd)?)
 }
 
 /// Write `bytes` to stdout (a closed pipe comes back as an error, which `main` ends quietly).

@@ -104,7 +104,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let start = Instant::now();
     let total_bytes = inputs.iter().map(Input::size).sum::<Option<u64>>();
-    let mut bar = Bar::new(total_bytes, !args.quiet);
+    let to_terminal =
+        Bar::stdout_is_terminal() && args.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
+    let mut bar = Bar::new(total_bytes, !args.quiet && !to_terminal);
 
     let (output, sink) = Output::create(args.output.as_deref())?;
     let stats_file = LateFile::create(args.report.stats_json.as_deref())?;
