@@ -228,8 +228,8 @@ fn print_summary(s: &Summary) {
     );
     if let Some(h) = s.hardest.as_ref().filter(|h| h.guesses > 0) {
         eprintln!(
-            "sudoku-batch: hardest: {}:{} ({} guesses, {} nodes)",
-            h.file, h.line, h.guesses, h.nodes
+            "sudoku-batch: hardest puzzle: {} guesses, {} nodes, line {} of {}",
+            h.guesses, h.nodes, h.line, h.file
         );
     }
 }
