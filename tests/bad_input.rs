@@ -8,19 +8,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-
 const P: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const S: &str = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
-fn bad(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/bad")
-        .join(name)
-}
+mod common;
+use common::{bin, fixture};
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
+fn bad(name: &str) -> PathBuf {
+    fixture("bad").join(name)
 }
 
 /// One output record: line, id, status, error message.

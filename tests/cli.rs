@@ -3,36 +3,16 @@
 //! closed pipe.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command as StdCommand, Stdio};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
+
+mod common;
+use common::{bin, dataset, fixture};
 
 const LEETCODE_SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn dataset(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
-        .join(name);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
-
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
-}
 
 /// Parse JSON lines output.
 fn json_lines(text: &str) -> Vec<serde_json::Value> {
