@@ -57,7 +57,7 @@ impl Bar {
     /// is a terminal; advanced with [`Bar::add`], from any thread.
     pub fn counting(total: u64, unit: &str, show: bool) -> Bar {
         let template = format!(
-            "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} ({{per_sec}}) ETA {{eta}}"
+            "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{msg}}) ETA {{eta}}"
         );
         let bar = ProgressBar::new(total)
             .with_style(ProgressStyle::with_template(&template).expect("valid template"));
@@ -82,6 +82,9 @@ impl Bar {
     /// Count `n` more items done.
     pub fn add(&self, n: u64) {
         self.bar.inc(n);
+        let secs = self.bar.elapsed().as_secs_f64().max(1e-9);
+        self.bar
+            .set_message(format!("{:.0}/s", self.bar.position() as f64 / secs));
     }
 
     /// Start counting a new input whose raw bytes are counted by `bytes`.
