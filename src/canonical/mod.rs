@@ -1,0 +1,546 @@
+//! A canonical form for puzzles under Sudoku symmetry: two puzzles get the same form exactly
+//! when one maps to the other by digit relabelling, row permutations within bands, band
+//! permutations, column permutations within stacks, stack permutations and transposition.
+//!
+//! # Definition
+//!
+//! The form is the lexicographically smallest 81-cell string over all 2 × 6⁴ × 6⁴ =
+//! 3,359,232 position symmetries, each image read row by row with its digits relabelled 1,
+//! 2, 3, … in order of first appearance. An empty cell is 0 and compares below every digit,
+//! so the form starts with as many empty cells as possible: its first rows are the emptiest,
+//! with their clues pushed right (`000000001` is the smallest possible first row after
+//! `000000000`). Two puzzles are equivalent exactly when their forms are equal; the form
+//! keeps the clue count, and canonicalising a form gives it back. The **automorphisms** of
+//! a puzzle are the position symmetries that map it to itself up to relabelling (1 for
+//! almost every puzzle, at most 3,359,232 for the empty grid); they are exactly the
+//! symmetries whose image is the form, so the search counts them for free.
+//!
+//! # Algorithm (row by row, candidates pruned by the best prefix)
+//!
+//! A candidate is a symmetry fixed so far: the orientation (transposed or not), the source
+//! rows of the result rows chosen so far, a complete column permutation, and the digit labels
+//! given so far. The form is built one result row at a time:
+//!
+//! 1. **Row 0 by bitmask.** When no row or column repeats a digit (every valid puzzle), a
+//!    row's relabelled string depends only on where its clues are, so the smallest first row
+//!    is the smallest row mask any column permutation gives. That minimum is cheap: stacks
+//!    sorted by clue count (ascending), clues pushed right in each stack. Only the lines (rows
+//!    of either orientation) reaching the smallest minimum survive, and each contributes just
+//!    the column permutations reaching it (generated, not searched: stack orders that keep
+//!    the counts ascending × column orders that keep the empty columns of each stack first).
+//! 2. **Rows 1–8 by extension.** Each candidate is extended by every source row the band
+//!    structure allows (a new band takes any row of an unused band; otherwise the remaining
+//!    rows of the current band), the row is relabelled and compared with the best row of
+//!    this level cell by cell, leaving as soon as it is larger. Only candidates equal to the
+//!    best survive to the next level; a smaller row clears the level.
+//! 3. After row 8 the survivors are all symmetries reaching the form: their count is the
+//!    number of automorphisms.
+//!
+//! Nothing that could be smaller or equal is dropped, so the form is exact. Grids where a
+//! line repeats a digit (invalid givens) start row 0 from all 1,296 column permutations of
+//! every line instead of the bitmask shortcut. Grids with so few clues that more than
+//! [`CANDIDATE_LIMIT`] candidates tie (the empty grid, a handful of clues) fall back to the
+//! exhaustive [`reference`] search, which is exact for everything but slow (milliseconds).
+//!
+//! # Measured
+//!
+//! See the end of this header (filled in by `scripts/canon-throughput.sh`).
+
+pub mod reference;
+
+use crate::grid::{Grid, CELLS, PERMS3};
+
+/// The canonical form of a grid and the number of its automorphisms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    /// The smallest relabelled image (see the module docs).
+    pub form: Grid,
+    /// Position symmetries mapping the grid to itself up to relabelling (≥ 1).
+    pub automorphisms: u32,
+}
+
+/// More tied candidates than this at one level sends the grid to the exhaustive search.
+pub const CANDIDATE_LIMIT: usize = 1 << 16;
+
+/// A symmetry fixed up to result row `level`.
+#[derive(Clone, Copy)]
+struct Candidate {
+    /// Source column of each result column.
+    cols: [u8; 9],
+    /// Result column of each source column (the inverse of `cols`).
+    pos: [u8; 9],
+    /// Source row of each result row chosen so far.
+    rows: [u8; 9],
+    /// Label of each source digit (0: not seen yet).
+    label: [u8; 10],
+    /// The next free label.
+    next: u8,
+    /// 0: the grid's rows are rows; 1: its columns are.
+    orient: u8,
+    /// Source rows used so far (bit per row).
+    used: u16,
+}
+
+impl Candidate {
+    /// The source rows result row `level` may take: a new band takes any row of a band not
+    /// used yet, otherwise the remaining rows of the current band.
+    fn choices(&self, level: usize) -> u16 {
+        if level % 3 == 0 {
+            (0..3)
+                .filter(|b| self.used & (0b111 << (b * 3)) == 0)
+                .fold(0, |m, b| m | 0b111 << (b * 3))
+        } else {
+            (0b111 << (self.rows[level - 1] / 3 * 3)) & !self.used
+        }
+    }
+
+    /// The clue mask (bit `8 - j` for result column `j`) of the line whose clues are in
+    /// source columns `clues` (bit per column).
+    #[inline]
+    fn permuted_mask(&self, mut clues: u16) -> u16 {
+        let mut m = 0;
+        while clues != 0 {
+            let c = clues.trailing_zeros() as usize;
+            clues &= clues - 1;
+            m |= 0x100 >> self.pos[c];
+        }
+        m
+    }
+}
+
+/// The lines of a grid in both orientations, with what the search needs to know of them.
+struct Lines {
+    /// `cells[orient][row][column]`.
+    cells: [[[u8; 9]; 9]; 2],
+    /// Clue columns of each line (bit `c` for column `c`).
+    clues: [[u16; 9]; 2],
+    /// Whether some line repeats a digit (invalid givens).
+    repeats: bool,
+}
+
+impl Lines {
+    fn new(grid: &Grid) -> Lines {
+        let mut cells = [[[0u8; 9]; 9]; 2];
+        let mut clues = [[0u16; 9]; 2];
+        let mut digits = [[0u16; 9]; 2];
+        for (i, &v) in grid.cells().iter().enumerate() {
+            let (r, c) = (i / 9, i % 9);
+            cells[0][r][c] = v;
+            cells[1][c][r] = v;
+            if v != 0 {
+                clues[0][r] |= 1 << c;
+                clues[1][c] |= 1 << r;
+                digits[0][r] |= 1 << v;
+                digits[1][c] |= 1 << v;
+            }
+        }
+        let repeats =
+            (0..2).any(|o| (0..9).any(|r| digits[o][r].count_ones() != clues[o][r].count_ones()));
+        Lines {
+            cells,
+            clues,
+            repeats,
+        }
+    }
+}
+
+/// Clue mask of a line given its clue columns: bit `8 - c` for a clue in column `c`, so that
+/// a smaller number is a lexicographically smaller relabelled row.
+fn line_mask(clues: u16) -> u16 {
+    (0..9).fold(0, |m, c| m << 1 | (clues >> c & 1))
+}
+
+/// Clue counts of the three stacks of a line mask (stack 0 = columns 0-2).
+fn stack_counts(mask: u16) -> [u32; 3] {
+    [
+        (mask >> 6 & 7).count_ones(),
+        (mask >> 3 & 7).count_ones(),
+        (mask & 7).count_ones(),
+    ]
+}
+
+/// The smallest mask a column permutation gives a line with these stack counts: stacks by
+/// ascending count, clues pushed right in each.
+fn min_mask(counts: [u32; 3]) -> u16 {
+    const RIGHT: [u16; 4] = [0b000, 0b001, 0b011, 0b111];
+    let mut k = counts;
+    k.sort_unstable();
+    RIGHT[k[0] as usize] << 6 | RIGHT[k[1] as usize] << 3 | RIGHT[k[2] as usize]
+}
+
+/// The reusable state of the search: the two candidate levels.
+#[derive(Default)]
+pub struct Canonicalizer {
+    current: Vec<Candidate>,
+    next: Vec<Candidate>,
+}
+
+/// Relabel `line` through `cols` and compare it with `best` (`None`: no best yet, so
+/// smaller). Returns `None` when larger; otherwise the row and whether it is smaller.
+#[inline]
+fn extend_row(
+    line: &[u8; 9],
+    cols: &[u8; 9],
+    label: &mut [u8; 10],
+    next: &mut u8,
+    best: Option<&[u8; 9]>,
+) -> Option<([u8; 9], bool)> {
+    let mut out = [0u8; 9];
+    let mut less = best.is_none();
+    for j in 0..9 {
+        let v = line[usize::from(cols[j])];
+        let l = if v == 0 {
+            0
+        } else {
+            let slot = &mut label[usize::from(v)];
+            if *slot == 0 {
+                *slot = *next;
+                *next += 1;
+            }
+            *slot
+        };
+        out[j] = l;
+        if !less {
+            let b = best.expect("set when not less")[j];
+            if l > b {
+                return None;
+            }
+            less = l < b;
+        }
+    }
+    Some((out, less))
+}
+
+/// A result row's clue mask compared with the best row's (`best_mask`): `Some(true)` when
+/// the row is certainly larger (its first clue where the best has none comes before any
+/// position where both have clues, so no digit can decide earlier), `Some(false)` when
+/// certainly smaller, `None` when the digits must decide.
+#[inline]
+fn mask_verdict(mask: u16, best_mask: u16) -> Option<bool> {
+    let diff = mask ^ best_mask;
+    if diff == 0 {
+        return None;
+    }
+    let top = 15 - diff.leading_zeros(); // the first differing position, as a bit
+    let before = !((2u16 << top) - 1);
+    if mask & best_mask & before != 0 {
+        return None;
+    }
+    Some(mask >> top & 1 == 1)
+}
+
+impl Canonicalizer {
+    /// A search with empty candidate buffers (they grow to the largest level seen and are
+    /// reused by later calls).
+    pub fn new() -> Canonicalizer {
+        Canonicalizer::default()
+    }
+
+    /// The canonical form of `grid` and its automorphism count.
+    pub fn canonicalize(&mut self, grid: &Grid) -> Canonical {
+        self.search(grid)
+            .unwrap_or_else(|| reference::canonicalize(grid))
+    }
+
+    /// The row-by-row search; `None` when too many candidates tie.
+    fn search(&mut self, grid: &Grid) -> Option<Canonical> {
+        let lines = Lines::new(grid);
+        let key = self.empty_prefixes(&lines)?;
+        let mut form = [0u8; CELLS];
+        let first = self.key_row(&lines, key)?;
+        form[key * 9..key * 9 + 9].copy_from_slice(&first);
+        for level in key + 1..9 {
+            let row = self.extend(&lines, level)?;
+            form[level * 9..level * 9 + 9].copy_from_slice(&row);
+        }
+        Some(Canonical {
+            form: Grid::from_cells(form).expect("labels are 1..=9"),
+            automorphisms: self.current.len() as u32,
+        })
+    }
+
+    /// The leading empty rows: every row arrangement prefix of empty rows of the greatest
+    /// length, as candidates without columns yet (in `current`); returns that length (the
+    /// level of the first row with a clue). `None` for the empty grid or too many prefixes.
+    fn empty_prefixes(&mut self, lines: &Lines) -> Option<usize> {
+        self.current.clear();
+        let mut longest = 0;
+        for orient in 0..2u8 {
+            let start = Candidate {
+                cols: [0; 9],
+                pos: [0; 9],
+                rows: [0; 9],
+                label: [0; 10],
+                next: 1,
+                orient,
+                used: 0,
+            };
+            let empty = (0..9).fold(0u16, |m, r| {
+                m | u16::from(lines.clues[usize::from(orient)][r] == 0) << r
+            });
+            self.grow_empty(start, 0, empty, &mut longest)?;
+        }
+        (longest < 9).then_some(longest)
+    }
+
+    /// Extend `c` (whose first `level` rows are empty) by further empty rows; keep in
+    /// `current` the prefixes of length `longest` or more.
+    fn grow_empty(
+        &mut self,
+        c: Candidate,
+        level: usize,
+        empty: u16,
+        longest: &mut usize,
+    ) -> Option<()> {
+        let mut more = if level < 9 {
+            c.choices(level) & empty
+        } else {
+            0
+        };
+        if more == 0 {
+            if level > *longest {
+                *longest = level;
+                self.current.clear();
+            }
+            if level == *longest {
+                if self.current.len() == CANDIDATE_LIMIT {
+                    return None;
+                }
+                self.current.push(c);
+            }
+            return Some(());
+        }
+        while more != 0 {
+            let r = more.trailing_zeros() as usize;
+            more &= more - 1;
+            let mut e = c;
+            e.rows[level] = r as u8;
+            e.used |= 1 << r;
+            self.grow_empty(e, level + 1, empty, longest)?;
+        }
+        Some(())
+    }
+
+    /// The first row with a clue (level `key`, after the empty prefixes in `current`): its
+    /// candidates, with their full column permutations, replace the prefixes; returns the row.
+    fn key_row(&mut self, lines: &Lines, key: usize) -> Option<[u8; 9]> {
+        let prefixes = std::mem::take(&mut self.current);
+        self.current = std::mem::take(&mut self.next);
+        self.current.clear();
+        let result = if lines.repeats {
+            self.key_row_any(lines, key, &prefixes)
+        } else {
+            self.key_row_masks(lines, key, &prefixes)
+        };
+        self.next = prefixes;
+        result
+    }
+
+    /// The key row when no line repeats a digit: its relabelled string depends only on where
+    /// its clues are, so the smallest one is the smallest mask.
+    fn key_row_masks(
+        &mut self,
+        lines: &Lines,
+        key: usize,
+        prefixes: &[Candidate],
+    ) -> Option<[u8; 9]> {
+        let mut best = u16::MAX;
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let k = stack_counts(line_mask(lines.clues[usize::from(p.orient)][r]));
+                best = best.min(min_mask(k));
+            }
+        }
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let k = stack_counts(line_mask(lines.clues[usize::from(p.orient)][r]));
+                if min_mask(k) == best {
+                    self.push_min_perms(&lines.cells[usize::from(p.orient)][r], k, p, key, r)?;
+                }
+            }
+        }
+        let row = (0..9).fold(([0u8; 9], 1), |(mut row, next), j| {
+            if best & (0x100 >> j) != 0 {
+                row[j] = next;
+                (row, next + 1)
+            } else {
+                (row, next)
+            }
+        });
+        Some(row.0)
+    }
+
+    /// Push every column permutation giving `line` (stack counts `k`) its smallest mask, as
+    /// row `key` after prefix `p`.
+    fn push_min_perms(
+        &mut self,
+        line: &[u8; 9],
+        k: [u32; 3],
+        p: &Candidate,
+        key: usize,
+        r: usize,
+    ) -> Option<()> {
+        // Column orders inside each stack that put its empty cells first.
+        let mut inner = [[[0usize; 3]; 6]; 3];
+        let mut inner_len = [0usize; 3];
+        for s in 0..3 {
+            for perm in PERMS3 {
+                let clue = |i: usize| line[s * 3 + perm[i]] != 0;
+                if clue(0) <= clue(1) && clue(1) <= clue(2) {
+                    inner[s][inner_len[s]] = perm;
+                    inner_len[s] += 1;
+                }
+            }
+        }
+        for stacks in PERMS3 {
+            if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
+                continue;
+            }
+            let [a, b, c] = stacks;
+            if self.current.len() + inner_len[a] * inner_len[b] * inner_len[c] > CANDIDATE_LIMIT {
+                return None;
+            }
+            for pa in &inner[a][..inner_len[a]] {
+                for pb in &inner[b][..inner_len[b]] {
+                    for pc in &inner[c][..inner_len[c]] {
+                        let mut cols = [0u8; 9];
+                        for i in 0..3 {
+                            cols[i] = (a * 3 + pa[i]) as u8;
+                            cols[3 + i] = (b * 3 + pb[i]) as u8;
+                            cols[6 + i] = (c * 3 + pc[i]) as u8;
+                        }
+                        self.push_key(line, cols, p, key, r);
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through `cols`.
+    fn push_key(&mut self, line: &[u8; 9], cols: [u8; 9], p: &Candidate, key: usize, r: usize) {
+        let mut c = *p;
+        c.cols = cols;
+        for (j, &col) in cols.iter().enumerate() {
+            c.pos[usize::from(col)] = j as u8;
+        }
+        c.rows[key] = r as u8;
+        c.used |= 1 << r;
+        extend_row(line, &cols, &mut c.label, &mut c.next, None);
+        self.current.push(c);
+    }
+
+    /// The key row for grids whose lines repeat a digit: every allowed line through every
+    /// column permutation, compared as relabelled strings.
+    fn key_row_any(
+        &mut self,
+        lines: &Lines,
+        key: usize,
+        prefixes: &[Candidate],
+    ) -> Option<[u8; 9]> {
+        let mut best: Option<[u8; 9]> = None;
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let line = &lines.cells[usize::from(p.orient)][r];
+                for stacks in PERMS3 {
+                    for pa in PERMS3 {
+                        for pb in PERMS3 {
+                            for pc in PERMS3 {
+                                let mut cols = [0u8; 9];
+                                for i in 0..3 {
+                                    cols[i] = (stacks[0] * 3 + pa[i]) as u8;
+                                    cols[3 + i] = (stacks[1] * 3 + pb[i]) as u8;
+                                    cols[6 + i] = (stacks[2] * 3 + pc[i]) as u8;
+                                }
+                                let (mut label, mut next) = ([0u8; 10], 1);
+                                let Some((row, less)) =
+                                    extend_row(line, &cols, &mut label, &mut next, best.as_ref())
+                                else {
+                                    continue;
+                                };
+                                if less {
+                                    best = Some(row);
+                                    self.current.clear();
+                                }
+                                if self.current.len() == CANDIDATE_LIMIT {
+                                    return None;
+                                }
+                                self.push_key(line, cols, p, key, r);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Level `level`: extend every candidate by every allowed source row, keep those reaching
+    /// the smallest row, and return that row. Rows whose clue mask settles the comparison
+    /// are judged without their digits.
+    fn extend(&mut self, lines: &Lines, level: usize) -> Option<[u8; 9]> {
+        let mut best: Option<[u8; 9]> = None;
+        let mut best_mask = 0u16;
+        self.next.clear();
+        for c in &self.current {
+            let orient = usize::from(c.orient);
+            let mut rest = c.choices(level);
+            while rest != 0 {
+                let r = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if best.is_some() {
+                    let mask = c.permuted_mask(lines.clues[orient][r]);
+                    if mask_verdict(mask, best_mask) == Some(true) {
+                        continue;
+                    }
+                }
+                let (mut label, mut next) = (c.label, c.next);
+                let line = &lines.cells[orient][r];
+                let Some((row, less)) =
+                    extend_row(line, &c.cols, &mut label, &mut next, best.as_ref())
+                else {
+                    continue;
+                };
+                if less {
+                    best = Some(row);
+                    best_mask = row.iter().fold(0, |m, &v| m << 1 | u16::from(v != 0));
+                    self.next.clear();
+                }
+                if self.next.len() == CANDIDATE_LIMIT {
+                    return None;
+                }
+                let mut e = *c;
+                e.rows[level] = r as u8;
+                e.used |= 1 << r;
+                e.label = label;
+                e.next = next;
+                self.next.push(e);
+            }
+        }
+        std::mem::swap(&mut self.current, &mut self.next);
+        best
+    }
+}
+
+/// The canonical form of `grid` and its automorphism count (see the module docs). Reuse a
+/// [`Canonicalizer`] instead when canonicalising many grids on one thread.
+pub fn canonicalize(grid: &Grid) -> Canonical {
+    Canonicalizer::new().canonicalize(grid)
+}
+
+/// The canonical form of `grid` (see the module docs).
+pub fn canonical(grid: &Grid) -> Grid {
+    canonicalize(grid).form
+}
+
+#[cfg(test)]
+mod tests;
