@@ -67,8 +67,6 @@ pub const CANDIDATE_LIMIT: usize = 1 << 16;
 struct Candidate {
     /// Source column of each result column.
     cols: [u8; 9],
-    /// Result column of each source column (the inverse of `cols`).
-    pos: [u8; 9],
     /// Source row of each result row chosen so far.
     rows: [u8; 9],
     /// Label of each source digit (0: not seen yet).
@@ -97,14 +95,8 @@ impl Candidate {
     /// The clue mask (bit `8 - j` for result column `j`) of the line whose clues are in
     /// source columns `clues` (bit per column).
     #[inline]
-    fn permuted_mask(&self, mut clues: u16) -> u16 {
-        let mut m = 0;
-        while clues != 0 {
-            let c = clues.trailing_zeros() as usize;
-            clues &= clues - 1;
-            m |= 0x100 >> self.pos[c];
-        }
-        m
+    fn permuted_mask(&self, clues: u16) -> u16 {
+        self.cols.iter().fold(0, |m, &c| m << 1 | (clues >> c & 1))
     }
 }
 
@@ -114,6 +106,10 @@ struct Lines {
     cells: [[[u8; 9]; 9]; 2],
     /// Clue columns of each line (bit `c` for column `c`).
     clues: [[u16; 9]; 2],
+    /// Clue counts of each line's stacks.
+    counts: [[[u32; 3]; 9]; 2],
+    /// The smallest clue mask of each line under column permutations.
+    min: [[u16; 9]; 2],
     /// Whether some line repeats a digit (invalid givens).
     repeats: bool,
 }
@@ -136,9 +132,12 @@ impl Lines {
         }
         let repeats =
             (0..2).any(|o| (0..9).any(|r| digits[o][r].count_ones() != clues[o][r].count_ones()));
+        let counts = clues.map(|o| o.map(|c| stack_counts(line_mask(c))));
         Lines {
             cells,
             clues,
+            counts,
+            min: counts.map(|o| o.map(min_mask)),
             repeats,
         }
     }
@@ -168,6 +167,34 @@ fn min_mask(counts: [u32; 3]) -> u16 {
     RIGHT[k[0] as usize] << 6 | RIGHT[k[1] as usize] << 3 | RIGHT[k[2] as usize]
 }
 
+/// The set bits of a row set, as row numbers.
+fn bits(mut set: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let r = set.trailing_zeros() as usize;
+            set &= set - 1;
+            r
+        })
+    })
+}
+
+/// The best row of a level so far and its clue mask.
+#[derive(Default)]
+struct Level {
+    best: Option<[u8; 9]>,
+    mask: u16,
+}
+
+/// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through `cols`.
+fn key_candidate(line: &[u8; 9], cols: [u8; 9], p: &Candidate, key: usize, r: usize) -> Candidate {
+    let mut c = *p;
+    c.cols = cols;
+    c.rows[key] = r as u8;
+    c.used |= 1 << r;
+    extend_row(line, &cols, &mut c.label, &mut c.next, None);
+    c
+}
+
 /// The reusable state of the search: the two candidate levels.
 #[derive(Default)]
 pub struct Canonicalizer {
@@ -186,29 +213,40 @@ fn extend_row(
     best: Option<&[u8; 9]>,
 ) -> Option<([u8; 9], bool)> {
     let mut out = [0u8; 9];
-    let mut less = best.is_none();
-    for j in 0..9 {
-        let v = line[usize::from(cols[j])];
-        let l = if v == 0 {
-            0
-        } else {
-            let slot = &mut label[usize::from(v)];
-            if *slot == 0 {
-                *slot = *next;
-                *next += 1;
-            }
-            *slot
-        };
+    let mut relabel = |v: u8| {
+        if v == 0 {
+            return 0;
+        }
+        let slot = &mut label[usize::from(v)];
+        if *slot == 0 {
+            *slot = *next;
+            *next += 1;
+        }
+        *slot
+    };
+    let Some(best) = best else {
+        for j in 0..9 {
+            out[j] = relabel(line[usize::from(cols[j])]);
+        }
+        return Some((out, true));
+    };
+    let mut j = 0;
+    while j < 9 {
+        let l = relabel(line[usize::from(cols[j])]);
         out[j] = l;
-        if !less {
-            let b = best.expect("set when not less")[j];
-            if l > b {
+        j += 1;
+        if l != best[j - 1] {
+            if l > best[j - 1] {
                 return None;
             }
-            less = l < b;
+            while j < 9 {
+                out[j] = relabel(line[usize::from(cols[j])]);
+                j += 1;
+            }
+            return Some((out, true));
         }
     }
-    Some((out, less))
+    Some((out, false))
 }
 
 /// A result row's clue mask compared with the best row's (`best_mask`): `Some(true)` when
@@ -246,12 +284,27 @@ impl Canonicalizer {
     fn search(&mut self, grid: &Grid) -> Option<Canonical> {
         let lines = Lines::new(grid);
         let key = self.empty_prefixes(&lines)?;
+        let prefixes = std::mem::take(&mut self.current);
+        self.current.clear();
         let mut form = [0u8; CELLS];
-        let first = self.key_row(&lines, key)?;
-        form[key * 9..key * 9 + 9].copy_from_slice(&first);
-        for level in key + 1..9 {
-            let row = self.extend(&lines, level)?;
+        let mut set_row = |level: usize, row: [u8; 9]| {
             form[level * 9..level * 9 + 9].copy_from_slice(&row);
+        };
+        let mut done = key + 1;
+        if lines.repeats {
+            set_row(key, self.key_row_any(&lines, key, &prefixes)?);
+        } else {
+            let (row, next_row) = self.key_row_masks(&lines, key, &prefixes)?;
+            set_row(key, row);
+            if let Some(next_row) = next_row {
+                set_row(key + 1, next_row);
+                done = key + 2;
+            }
+        }
+        self.next = prefixes;
+        for level in done..9 {
+            let row = self.extend(&lines, level)?;
+            set_row(level, row);
         }
         Some(Canonical {
             form: Grid::from_cells(form).expect("labels are 1..=9"),
@@ -268,7 +321,6 @@ impl Canonicalizer {
         for orient in 0..2u8 {
             let start = Candidate {
                 cols: [0; 9],
-                pos: [0; 9],
                 rows: [0; 9],
                 label: [0; 10],
                 next: 1,
@@ -321,50 +373,46 @@ impl Canonicalizer {
         Some(())
     }
 
-    /// The first row with a clue (level `key`, after the empty prefixes in `current`): its
-    /// candidates, with their full column permutations, replace the prefixes; returns the row.
-    fn key_row(&mut self, lines: &Lines, key: usize) -> Option<[u8; 9]> {
-        let prefixes = std::mem::take(&mut self.current);
-        self.current = std::mem::take(&mut self.next);
-        self.current.clear();
-        let result = if lines.repeats {
-            self.key_row_any(lines, key, &prefixes)
-        } else {
-            self.key_row_masks(lines, key, &prefixes)
-        };
-        self.next = prefixes;
-        result
-    }
-
-    /// The key row when no line repeats a digit: its relabelled string depends only on where
-    /// its clues are, so the smallest one is the smallest mask.
+    /// The first row with a clue (level `key`, after the empty `prefixes`) when no line
+    /// repeats a digit: its relabelled string depends only on where its clues are, so the
+    /// smallest one is the smallest mask, known before any column permutation is made. The
+    /// permutations reaching it go straight on to the next level (not stored: most lose
+    /// there); returns the key row and the next one (`None` when the key row is the last).
     fn key_row_masks(
         &mut self,
         lines: &Lines,
         key: usize,
         prefixes: &[Candidate],
-    ) -> Option<[u8; 9]> {
+    ) -> Option<([u8; 9], Option<[u8; 9]>)> {
         let mut best = u16::MAX;
         for p in prefixes {
             let mut rows = p.choices(key);
             while rows != 0 {
                 let r = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
-                let k = stack_counts(line_mask(lines.clues[usize::from(p.orient)][r]));
-                best = best.min(min_mask(k));
+                best = best.min(lines.min[usize::from(p.orient)][r]);
             }
         }
+        let mut level = Level::default();
+        self.next.clear();
         for p in prefixes {
             let mut rows = p.choices(key);
             while rows != 0 {
                 let r = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
-                let k = stack_counts(line_mask(lines.clues[usize::from(p.orient)][r]));
-                if min_mask(k) == best {
-                    self.push_min_perms(&lines.cells[usize::from(p.orient)][r], k, p, key, r)?;
+                let k = lines.counts[usize::from(p.orient)][r];
+                if lines.min[usize::from(p.orient)][r] == best {
+                    let line = &lines.cells[usize::from(p.orient)][r];
+                    self.push_min_perms(lines, line, k, p, key, r, &mut level)?;
                 }
             }
         }
+        let next_row = if key < 8 {
+            std::mem::swap(&mut self.current, &mut self.next);
+            Some(level.best.expect("some candidate reaches the key row"))
+        } else {
+            None
+        };
         let row = (0..9).fold(([0u8; 9], 1), |(mut row, next), j| {
             if best & (0x100 >> j) != 0 {
                 row[j] = next;
@@ -373,18 +421,22 @@ impl Canonicalizer {
                 (row, next)
             }
         });
-        Some(row.0)
+        Some((row.0, next_row))
     }
 
-    /// Push every column permutation giving `line` (stack counts `k`) its smallest mask, as
-    /// row `key` after prefix `p`.
+    /// Every column permutation giving `line` (source row `r`, stack counts `k`) its smallest
+    /// mask, as row `key` after prefix `p`: offered to level `key + 1` (or kept, when `key`
+    /// is the last row).
+    #[allow(clippy::too_many_arguments)]
     fn push_min_perms(
         &mut self,
+        lines: &Lines,
         line: &[u8; 9],
         k: [u32; 3],
         p: &Candidate,
         key: usize,
         r: usize,
+        level: &mut Level,
     ) -> Option<()> {
         // Column orders inside each stack that put its empty cells first.
         let mut inner = [[[0usize; 3]; 6]; 3];
@@ -398,42 +450,61 @@ impl Canonicalizer {
                 }
             }
         }
+        // The rows that may follow at level `key + 1`: a column prefix under which every one
+        // of them is certainly larger than that level's best row cuts the whole subtree.
+        let following = if key < 8 {
+            let mut c = *p;
+            c.rows[key] = r as u8;
+            c.used |= 1 << r;
+            c.choices(key + 1)
+        } else {
+            0
+        };
+        let clues = &lines.clues[usize::from(p.orient)];
+        let hopeless = |cols: &[u8], level: &Level| {
+            level.best.is_some()
+                && bits(following).all(|r2| {
+                    let m = cols.iter().fold(0, |m, &c| m << 1 | (clues[r2] >> c & 1));
+                    mask_verdict(m, level.mask >> (9 - cols.len())) == Some(true)
+                })
+        };
+        let mut cols = [0u8; 9];
         for stacks in PERMS3 {
             if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
                 continue;
             }
             let [a, b, c] = stacks;
-            if self.current.len() + inner_len[a] * inner_len[b] * inner_len[c] > CANDIDATE_LIMIT {
-                return None;
-            }
             for pa in &inner[a][..inner_len[a]] {
+                for i in 0..3 {
+                    cols[i] = (a * 3 + pa[i]) as u8;
+                }
+                if hopeless(&cols[..3], level) {
+                    continue;
+                }
                 for pb in &inner[b][..inner_len[b]] {
+                    for i in 0..3 {
+                        cols[3 + i] = (b * 3 + pb[i]) as u8;
+                    }
+                    if hopeless(&cols[..6], level) {
+                        continue;
+                    }
                     for pc in &inner[c][..inner_len[c]] {
-                        let mut cols = [0u8; 9];
                         for i in 0..3 {
-                            cols[i] = (a * 3 + pa[i]) as u8;
-                            cols[3 + i] = (b * 3 + pb[i]) as u8;
                             cols[6 + i] = (c * 3 + pc[i]) as u8;
                         }
-                        self.push_key(line, cols, p, key, r);
+                        let cand = key_candidate(line, cols, p, key, r);
+                        if key < 8 {
+                            self.offer(lines, &cand, key + 1, level)?;
+                        } else if self.current.len() == CANDIDATE_LIMIT {
+                            return None;
+                        } else {
+                            self.current.push(cand);
+                        }
                     }
                 }
             }
         }
         Some(())
-    }
-
-    /// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through `cols`.
-    fn push_key(&mut self, line: &[u8; 9], cols: [u8; 9], p: &Candidate, key: usize, r: usize) {
-        let mut c = *p;
-        c.cols = cols;
-        for (j, &col) in cols.iter().enumerate() {
-            c.pos[usize::from(col)] = j as u8;
-        }
-        c.rows[key] = r as u8;
-        c.used |= 1 << r;
-        extend_row(line, &cols, &mut c.label, &mut c.next, None);
-        self.current.push(c);
     }
 
     /// The key row for grids whose lines repeat a digit: every allowed line through every
@@ -474,7 +545,7 @@ impl Canonicalizer {
                                 if self.current.len() == CANDIDATE_LIMIT {
                                     return None;
                                 }
-                                self.push_key(line, cols, p, key, r);
+                                self.current.push(key_candidate(line, cols, p, key, r));
                             }
                         }
                     }
@@ -485,49 +556,65 @@ impl Canonicalizer {
     }
 
     /// Level `level`: extend every candidate by every allowed source row, keep those reaching
-    /// the smallest row, and return that row. Rows whose clue mask settles the comparison
-    /// are judged without their digits.
+    /// the smallest row, and return that row.
     fn extend(&mut self, lines: &Lines, level: usize) -> Option<[u8; 9]> {
-        let mut best: Option<[u8; 9]> = None;
-        let mut best_mask = 0u16;
+        let mut best = Level::default();
         self.next.clear();
-        for c in &self.current {
-            let orient = usize::from(c.orient);
-            let mut rest = c.choices(level);
-            while rest != 0 {
-                let r = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                if best.is_some() {
-                    let mask = c.permuted_mask(lines.clues[orient][r]);
-                    if mask_verdict(mask, best_mask) == Some(true) {
-                        continue;
-                    }
-                }
-                let (mut label, mut next) = (c.label, c.next);
-                let line = &lines.cells[orient][r];
-                let Some((row, less)) =
-                    extend_row(line, &c.cols, &mut label, &mut next, best.as_ref())
-                else {
-                    continue;
-                };
-                if less {
-                    best = Some(row);
-                    best_mask = row.iter().fold(0, |m, &v| m << 1 | u16::from(v != 0));
-                    self.next.clear();
-                }
-                if self.next.len() == CANDIDATE_LIMIT {
-                    return None;
-                }
-                let mut e = *c;
-                e.rows[level] = r as u8;
-                e.used |= 1 << r;
-                e.label = label;
-                e.next = next;
-                self.next.push(e);
-            }
-        }
+        let current = std::mem::take(&mut self.current);
+        let offered = current
+            .iter()
+            .try_for_each(|c| self.offer(lines, c, level, &mut best));
+        self.current = current;
+        offered?;
         std::mem::swap(&mut self.current, &mut self.next);
-        best
+        best.best
+    }
+
+    /// Extend `c` by every source row allowed at `level`; push onto `next` the extensions
+    /// equal to the level's best row (clearing it for a smaller one). Rows whose clue mask
+    /// settles the comparison are judged without their digits. `None`: too many ties.
+    #[inline]
+    fn offer(
+        &mut self,
+        lines: &Lines,
+        c: &Candidate,
+        level: usize,
+        best: &mut Level,
+    ) -> Option<()> {
+        let orient = usize::from(c.orient);
+        let mut rest = c.choices(level);
+        while rest != 0 {
+            let r = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if best.best.is_some() {
+                let mask = c.permuted_mask(lines.clues[orient][r]);
+                if mask_verdict(mask, best.mask) == Some(true) {
+                    continue;
+                }
+            }
+            let (mut label, mut next) = (c.label, c.next);
+            let line = &lines.cells[orient][r];
+            let Some((row, less)) =
+                extend_row(line, &c.cols, &mut label, &mut next, best.best.as_ref())
+            else {
+                continue;
+            };
+            if less {
+                best.best = Some(row);
+                best.mask = row.iter().fold(0, |m, &v| m << 1 | u16::from(v != 0));
+                self.next.clear();
+            }
+            if self.next.len() == CANDIDATE_LIMIT {
+                return None;
+            }
+            let mut e = *c;
+            e.rows[level] = r as u8;
+            e.used |= 1 << r;
+            e.label = label;
+            e.next = next;
+            self.next.push(e);
+        }
+        Some(())
     }
 }
 
