@@ -54,6 +54,10 @@ Examples:
   sudoku-batch shuffle --with-solutions kaggle.csv -o shuffled.csv")]
     Shuffle(ShuffleArgs),
 
+    /// Print each puzzle's canonical form: equal forms exactly for puzzles equal up to symmetry.
+    #[command(after_help = CANON_HELP)]
+    Canon(CanonArgs),
+
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Example:\n  sudoku-batch completions bash > /etc/bash_completion.d/sudoku-batch"
@@ -263,6 +267,38 @@ pub struct ShuffleArgs {
     /// Write `puzzle,solution` CSV (solutions carried from the input or solved).
     #[arg(long)]
     pub with_solutions: bool,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+const CANON_HELP: &str = "\
+The canonical form is the lexicographically smallest 81-cell string (empty = 0, below every
+digit) over all 3,359,232 position symmetries (transposition, band and stack order, row and
+column order within them), digits relabelled 1, 2, 3, ... in order of first appearance. Two
+puzzles have the same form exactly when one is a relabelled, permuted, transposed copy of the
+other. One output record per input record, in input order; `invalid` (givens break a rule)
+and `malformed` records get their status word instead of a form, and a message on stderr.
+csv and jsonl add the automorphisms: how many symmetries map the puzzle to itself.
+
+Examples:
+  sudoku-batch canon puzzles.txt | sort | uniq -d        # forms seen more than once
+  sudoku-batch canon --format csv --threads 2 kaggle.csv -o forms.csv";
+
+/// `sudoku-batch canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Output format: line (the form, or the status word), csv or jsonl (both add the
+    /// automorphism count).
+    #[arg(long, short, default_value = "line", value_parser = parse_output_format)]
+    pub format: OutputFormat,
 
     #[command(flatten)]
     pub run: RunArgs,

@@ -1,6 +1,7 @@
 //! One module per subcommand; each turns validated arguments into library calls and output.
 
 mod bench;
+mod canon;
 mod generate;
 mod shuffle;
 mod solve;
@@ -20,6 +21,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
+        Command::Canon(args) => canon::run(&args),
         Command::Completions { shell } => {
             let mut cmd = crate::cli::Cli::command();
             clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut std::io::stdout());

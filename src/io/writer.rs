@@ -214,7 +214,7 @@ impl<W: Write> ResultWriter<W> {
     }
 }
 
-fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Result<()> {
+pub(crate) fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Result<()> {
     if let Some(g) = grid {
         let mut buf = [0u8; CELLS];
         g.write_line(empty, &mut buf);
@@ -224,7 +224,7 @@ fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Resul
 }
 
 /// Write a CSV field, quoted when it holds a delimiter, quote or line break.
-fn write_csv_field(out: &mut impl Write, field: &str) -> io::Result<()> {
+pub(crate) fn write_csv_field(out: &mut impl Write, field: &str) -> io::Result<()> {
     if field.contains([',', '"', '\n', '\r']) {
         write!(out, "\"{}\"", field.replace('"', "\"\""))
     } else {
