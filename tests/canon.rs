@@ -1,5 +1,6 @@
 //! `sudoku-batch canon` through the real binary: one form per record in input order, the same
-//! form for shuffled copies, idempotence, statuses and exit codes, formats, threads and shards.
+//! form for shuffled copies, idempotence, statuses and exit codes, formats, threads and shards;
+//! and `verify --duplicates[=canonical] --against`, which uses the same form.
 
 use std::path::{Path, PathBuf};
 
@@ -197,4 +198,77 @@ fn output_file_is_written_whole() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(text.lines().count(), 1);
     assert!(text.starts_with("......"), "{text}");
+}
+
+/// The `line,problem,detail` rows of a verify CSV report for the given problems.
+fn findings(report: &str, problems: &[&str]) -> Vec<String> {
+    report
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.splitn(4, ',').collect();
+            problems
+                .contains(&f[2])
+                .then(|| format!("{},{},{}", f[0], f[2], f[3]))
+        })
+        .collect()
+}
+
+#[test]
+fn verify_reports_leaks_from_reference_files_by_file_and_line() {
+    let Some(path) = dataset("norvig_top95.txt") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let puzzles: Vec<&str> = text.lines().filter(|l| l.len() >= 81).collect();
+    // Reference: puzzles 0-49. Input: shuffled copies of reference puzzles 3 and 40, one exact
+    // copy of 7, then puzzles 60-69 (unseen), with puzzle 65 repeated once shuffled.
+    let reference = dir.path().join("train.txt");
+    std::fs::write(&reference, puzzles[..50].join("\n") + "\n").unwrap();
+    let shuffled = |p: &str, seed: &str| run(&["shuffle", "-q", "--seed", seed, "-"], p).1;
+    let mut input = shuffled(puzzles[3], "1") + &shuffled(puzzles[40], "2");
+    input += &format!("{}\n", puzzles[7]);
+    for p in &puzzles[60..70] {
+        input += &format!("{p}\n");
+    }
+    input += &shuffled(puzzles[65], "3");
+    let test = dir.path().join("test.txt");
+    std::fs::write(&test, &input).unwrap();
+    let report = |mode: &str| {
+        let out = bin()
+            .args([
+                "verify",
+                "-q",
+                "--no-unique",
+                "--format",
+                "csv",
+                mode,
+                "--against",
+            ])
+            .arg(&reference)
+            .arg(&test)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        findings(
+            &String::from_utf8(out.stdout).unwrap(),
+            &["duplicate", "in-reference"],
+        )
+    };
+    let train = reference.display().to_string();
+    assert_eq!(
+        report("--duplicates=canonical"),
+        [
+            format!("1,in-reference,equivalent to {train}:4"),
+            format!("2,in-reference,equivalent to {train}:41"),
+            format!("3,in-reference,equivalent to {train}:8"),
+            "14,duplicate,equivalent to line 9".to_string(),
+        ]
+    );
+    // Exact matching sees only the unshuffled copy.
+    assert_eq!(
+        report("--duplicates"),
+        [format!("3,in-reference,same puzzle as {train}:8")]
+    );
 }

@@ -204,3 +204,21 @@ fn automorphisms_are_counted_exactly() {
         }
     }
 }
+
+#[test]
+#[ignore = "about a minute: 2,000 grids through the exhaustive search"]
+fn many_symmetric_grids_equal_the_exhaustive_search() {
+    use rayon::prelude::*;
+    let symmetric: usize = (0..2000u64)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = Rng::new(99, i);
+            let pairs = 6 + rng.below(14);
+            let g = symmetric_clues(&mut rng, pairs);
+            let c = check_against_reference(&g, &mut Canonicalizer::new());
+            usize::from(c.automorphisms > 1)
+        })
+        .sum();
+    eprintln!("2000 grids, {symmetric} with automorphisms");
+    assert!(symmetric >= 1000, "{symmetric}");
+}
