@@ -67,6 +67,9 @@ pub const CANDIDATE_LIMIT: usize = 1 << 16;
 struct Candidate {
     /// Source column of each result column.
     cols: [u8; 9],
+    /// The same permutation as source stacks of the result stacks and the [`PERMS3`] index
+    /// of each result stack's column order, for [`PERMUTE3`] lookups.
+    perm: [u8; 6],
     /// Source row of each result row chosen so far.
     rows: [u8; 9],
     /// Label of each source digit (0: not seen yet).
@@ -98,6 +101,36 @@ impl Candidate {
     fn permuted_mask(&self, clues: u16) -> u16 {
         self.cols.iter().fold(0, |m, &c| m << 1 | (clues >> c & 1))
     }
+}
+
+/// `PERMUTE3[x][p]`: the 3-bit mask (first column highest) of a stack whose clue columns are
+/// `x` (bit `i` for its column `i`) once its columns are ordered by `PERMS3[p]`.
+const PERMUTE3: [[u16; 6]; 8] = {
+    let mut t = [[0u16; 6]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut p = 0;
+        while p < 6 {
+            let mut k = 0;
+            while k < 3 {
+                t[x][p] |= (((x >> PERMS3[p][k]) & 1) << (2 - k)) as u16;
+                k += 1;
+            }
+            p += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The clue mask of the first `stacks.len()` result stacks (first column highest) of a line
+/// with clue columns `clues`, when result stack `k` is source stack `stacks[k]` with its
+/// columns in the order `PERMS3[inner[k]]`.
+#[inline]
+fn permuted_mask(clues: u16, stacks: &[u8], inner: &[u8]) -> u16 {
+    stacks.iter().zip(inner).fold(0, |m, (&s, &i)| {
+        m << 3 | PERMUTE3[usize::from(clues >> (3 * s) & 7)][usize::from(i)]
+    })
 }
 
 /// The lines of a grid in both orientations, with what the search needs to know of them.
@@ -185,10 +218,17 @@ struct Level {
     mask: u16,
 }
 
-/// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through `cols`.
-fn key_candidate(line: &[u8; 9], cols: [u8; 9], p: &Candidate, key: usize, r: usize) -> Candidate {
+/// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through the columns of
+/// `perm` (source stacks, then [`PERMS3`] indices of their column orders).
+fn key_candidate(line: &[u8; 9], perm: [u8; 6], p: &Candidate, key: usize, r: usize) -> Candidate {
     let mut c = *p;
+    let mut cols = [0u8; 9];
+    for (j, col) in cols.iter_mut().enumerate() {
+        let (stack, inner) = (perm[j / 3], perm[3 + j / 3]);
+        *col = stack * 3 + PERMS3[usize::from(inner)][j % 3] as u8;
+    }
     c.cols = cols;
+    c.perm = perm;
     c.rows[key] = r as u8;
     c.used |= 1 << r;
     extend_row(line, &cols, &mut c.label, &mut c.next, None);
@@ -321,6 +361,7 @@ impl Canonicalizer {
         for orient in 0..2u8 {
             let start = Candidate {
                 cols: [0; 9],
+                perm: [0; 6],
                 rows: [0; 9],
                 label: [0; 10],
                 next: 1,
@@ -439,13 +480,13 @@ impl Canonicalizer {
         level: &mut Level,
     ) -> Option<()> {
         // Column orders inside each stack that put its empty cells first.
-        let mut inner = [[[0usize; 3]; 6]; 3];
+        let mut inner = [[0u8; 6]; 3];
         let mut inner_len = [0usize; 3];
         for s in 0..3 {
-            for perm in PERMS3 {
-                let clue = |i: usize| line[s * 3 + perm[i]] != 0;
+            for (i, perm) in PERMS3.iter().enumerate() {
+                let clue = |k: usize| line[s * 3 + perm[k]] != 0;
                 if clue(0) <= clue(1) && clue(1) <= clue(2) {
-                    inner[s][inner_len[s]] = perm;
+                    inner[s][inner_len[s]] = i as u8;
                     inner_len[s] += 1;
                 }
             }
@@ -461,38 +502,35 @@ impl Canonicalizer {
             0
         };
         let clues = &lines.clues[usize::from(p.orient)];
-        let hopeless = |cols: &[u8], level: &Level| {
+        let hopeless = |perm: &[u8; 6], fixed: usize, level: &Level| {
             level.best.is_some()
                 && bits(following).all(|r2| {
-                    let m = cols.iter().fold(0, |m, &c| m << 1 | (clues[r2] >> c & 1));
-                    mask_verdict(m, level.mask >> (9 - cols.len())) == Some(true)
+                    let m = permuted_mask(clues[r2], &perm[..fixed], &perm[3..3 + fixed]);
+                    mask_verdict(m, level.mask >> (9 - 3 * fixed)) == Some(true)
                 })
         };
-        let mut cols = [0u8; 9];
         for stacks in PERMS3 {
             if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
                 continue;
             }
             let [a, b, c] = stacks;
-            for pa in &inner[a][..inner_len[a]] {
-                for i in 0..3 {
-                    cols[i] = (a * 3 + pa[i]) as u8;
-                }
-                if hopeless(&cols[..3], level) {
+            let mut perm = [a as u8, b as u8, c as u8, 0, 0, 0];
+            for &ia in &inner[a][..inner_len[a]] {
+                perm[3] = ia;
+                if hopeless(&perm, 1, level) {
                     continue;
                 }
-                for pb in &inner[b][..inner_len[b]] {
-                    for i in 0..3 {
-                        cols[3 + i] = (b * 3 + pb[i]) as u8;
-                    }
-                    if hopeless(&cols[..6], level) {
+                for &ib in &inner[b][..inner_len[b]] {
+                    perm[4] = ib;
+                    if hopeless(&perm, 2, level) {
                         continue;
                     }
-                    for pc in &inner[c][..inner_len[c]] {
-                        for i in 0..3 {
-                            cols[6 + i] = (c * 3 + pc[i]) as u8;
+                    for &ic in &inner[c][..inner_len[c]] {
+                        perm[5] = ic;
+                        if hopeless(&perm, 3, level) {
+                            continue;
                         }
-                        let cand = key_candidate(line, cols, p, key, r);
+                        let cand = key_candidate(line, perm, p, key, r);
                         if key < 8 {
                             self.offer(lines, &cand, key + 1, level)?;
                         } else if self.current.len() == CANDIDATE_LIMIT {
@@ -522,33 +560,33 @@ impl Canonicalizer {
                 let r = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
                 let line = &lines.cells[usize::from(p.orient)][r];
-                for stacks in PERMS3 {
-                    for pa in PERMS3 {
-                        for pb in PERMS3 {
-                            for pc in PERMS3 {
-                                let mut cols = [0u8; 9];
-                                for i in 0..3 {
-                                    cols[i] = (stacks[0] * 3 + pa[i]) as u8;
-                                    cols[3 + i] = (stacks[1] * 3 + pb[i]) as u8;
-                                    cols[6 + i] = (stacks[2] * 3 + pc[i]) as u8;
-                                }
-                                let (mut label, mut next) = ([0u8; 10], 1);
-                                let Some((row, less)) =
-                                    extend_row(line, &cols, &mut label, &mut next, best.as_ref())
-                                else {
-                                    continue;
-                                };
-                                if less {
-                                    best = Some(row);
-                                    self.current.clear();
-                                }
-                                if self.current.len() == CANDIDATE_LIMIT {
-                                    return None;
-                                }
-                                self.current.push(key_candidate(line, cols, p, key, r));
-                            }
-                        }
+                // Every column permutation: 6 stack orders x 6^3 column orders.
+                for n in 0..1296usize {
+                    let digits = [n / 216, n / 36 % 6, n / 6 % 6, n % 6];
+                    let stacks = PERMS3[digits[0]];
+                    let perm = [
+                        stacks[0] as u8,
+                        stacks[1] as u8,
+                        stacks[2] as u8,
+                        digits[1] as u8,
+                        digits[2] as u8,
+                        digits[3] as u8,
+                    ];
+                    let cand = key_candidate(line, perm, p, key, r);
+                    let (mut label, mut next) = ([0u8; 10], 1);
+                    let Some((row, less)) =
+                        extend_row(line, &cand.cols, &mut label, &mut next, best.as_ref())
+                    else {
+                        continue;
+                    };
+                    if less {
+                        best = Some(row);
+                        self.current.clear();
                     }
+                    if self.current.len() == CANDIDATE_LIMIT {
+                        return None;
+                    }
+                    self.current.push(cand);
                 }
             }
         }

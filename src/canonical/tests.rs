@@ -206,10 +206,10 @@ fn automorphisms_are_counted_exactly() {
 }
 
 #[test]
-#[ignore = "about a minute: 2,000 grids through the exhaustive search"]
+#[ignore = "minutes: 300 sparse symmetric grids through the exhaustive search"]
 fn many_symmetric_grids_equal_the_exhaustive_search() {
     use rayon::prelude::*;
-    let symmetric: usize = (0..2000u64)
+    let symmetric: usize = (0..300u64)
         .into_par_iter()
         .map(|i| {
             let mut rng = Rng::new(99, i);
@@ -219,6 +219,6 @@ fn many_symmetric_grids_equal_the_exhaustive_search() {
             usize::from(c.automorphisms > 1)
         })
         .sum();
-    eprintln!("2000 grids, {symmetric} with automorphisms");
-    assert!(symmetric >= 1000, "{symmetric}");
+    eprintln!("300 grids, {symmetric} with automorphisms");
+    assert!(symmetric >= 100, "{symmetric}");
 }

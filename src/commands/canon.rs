@@ -1,5 +1,6 @@
 //! `sudoku-batch canon`: one canonical form per input record, in input order.
 
+use std::cell::RefCell;
 use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,6 +13,13 @@ use sudoku_batch::pipeline::{self, NoProgress};
 use crate::cli::{self, CanonArgs};
 use crate::commands::output_error;
 use crate::output::{Diagnostics, Output};
+
+thread_local! {
+    /// One search per worker thread: its candidate buffers, grown to the largest level seen,
+    /// are reused by every record instead of being allocated and grown again per record
+    /// (the pipeline's work function has no per-thread state of its own).
+    static SEARCH: RefCell<Canonicalizer> = RefCell::new(Canonicalizer::new());
+}
 
 pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     let inputs = cli::inputs(&args.inputs)?;
@@ -31,9 +39,7 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
             reader,
             cli::threads(args.run.threads),
             4096,
-            // A fresh search per record: its two buffers are the only allocations, and the
-            // pipeline's work function has no per-thread state to keep them in.
-            &|r| CanonRecord::new(r, &mut Canonicalizer::new()),
+            &|r| SEARCH.with(|s| CanonRecord::new(r, &mut s.borrow_mut())),
             |c| {
                 records += 1;
                 if c.status() != CanonStatus::Ok {
