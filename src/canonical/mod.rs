@@ -19,7 +19,7 @@
 //!
 //! A candidate is a symmetry fixed so far: the orientation (transposed or not), the source
 //! rows of the result rows chosen so far, a complete column permutation (as source columns,
-//! and as source stacks with the [`PERMS3`] index of each stack's column order), and the
+//! and as source stacks with the `PERMS3` index of each stack's column order), and the
 //! digit labels given so far. The form is built one result row at a time:
 //!
 //! 1. **Leading empty rows.** An empty source row is all zeros under any column order, so
@@ -53,7 +53,7 @@
 //! line repeats a digit (invalid givens) start the key row from all 1,296 column permutations
 //! of every allowed line, compared as relabelled strings. Grids so sparse that more than
 //! [`CANDIDATE_LIMIT`] candidates tie at some level (the empty grid, a handful of clues) fall
-//! back to the exhaustive [`reference`] search, exact for every grid but slow (milliseconds
+//! back to the exhaustive [`reference`](mod@reference) search, exact for every grid but slow (milliseconds
 //! to a second).
 //!
 //! # Measured
