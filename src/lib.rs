@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod canonical;
+pub mod dedupe;
 pub mod distribution;
 pub mod error;
 pub mod generate;

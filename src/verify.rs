@@ -11,9 +11,11 @@
 //!   is among them);
 //! - `wrong-solution`: the puzzle is unique and the listed grid differs from its solution (the
 //!   detail names the first differing cell and the right digit);
-//! - `duplicate`: the same puzzle text appeared on an earlier line (with `--duplicates`).
+//! - `duplicate`: the same puzzle text appeared on an earlier line (with `--duplicates`; up
+//!   to symmetry with `--duplicates=canonical`);
+//! - `in-reference`: a reference file has the same (or, canonical, an equivalent) puzzle
+//!   (with `--against`).
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -44,11 +46,13 @@ pub enum Problem {
     WrongSolution,
     /// The same puzzle appeared earlier.
     Duplicate,
+    /// A reference file has the same (or an equivalent) puzzle.
+    InReference,
 }
 
 impl Problem {
     /// Every problem, in report order.
-    pub const ALL: [Problem; 9] = [
+    pub const ALL: [Problem; 10] = [
         Problem::Malformed,
         Problem::MissingSolution,
         Problem::InvalidGivens,
@@ -58,6 +62,7 @@ impl Problem {
         Problem::NotUnique,
         Problem::WrongSolution,
         Problem::Duplicate,
+        Problem::InReference,
     ];
 
     /// The code used in reports.
@@ -72,6 +77,7 @@ impl Problem {
             Problem::NotUnique => "not-unique",
             Problem::WrongSolution => "wrong-solution",
             Problem::Duplicate => "duplicate",
+            Problem::InReference => "in-reference",
         }
     }
 }
@@ -107,7 +113,7 @@ pub struct Checked {
 }
 
 impl Checked {
-    fn add(&mut self, problem: Problem, detail: impl Into<String>) {
+    pub(crate) fn add(&mut self, problem: Problem, detail: impl Into<String>) {
         self.findings.push(Finding {
             problem,
             detail: detail.into(),
@@ -236,31 +242,7 @@ pub fn check(record: Record, rules: Rules) -> Checked {
     out
 }
 
-/// Duplicate detection, in input order: remembers every distinct puzzle (or canonical form)
-/// and the line it first appeared on (memory grows with the number of distinct puzzles,
-/// ~100 bytes each).
-#[derive(Default)]
-pub struct Duplicates {
-    seen: HashMap<Grid, u64>,
-}
-
-impl Duplicates {
-    /// Note `checked`'s puzzle (its canonical form when [`Checked::canonical`] is set); adds a
-    /// `duplicate` finding if it was seen before.
-    pub fn note(&mut self, checked: &mut Checked) {
-        if let Some(key) = checked.canonical.or(checked.puzzle) {
-            let first = *self.seen.entry(key).or_insert(checked.line);
-            if first != checked.line {
-                let how = if checked.canonical.is_some() {
-                    "equivalent to"
-                } else {
-                    "same puzzle as"
-                };
-                checked.add(Problem::Duplicate, format!("{how} line {first}"));
-            }
-        }
-    }
-}
+pub use crate::dedupe::Duplicates;
 
 /// Totals of a verify run.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -410,7 +392,8 @@ mod tests {
 
     #[test]
     fn duplicates_name_the_first_line() {
-        let mut d = Duplicates::default();
+        let mut d = Duplicates::new(false);
+        d.start_file("input");
         let mut a = check(record(P, Some(S)), ALL_RULES);
         d.note(&mut a);
         let mut b = check(

@@ -1,6 +1,7 @@
 //! One module per subcommand; each turns validated arguments into library calls and output.
 
 mod bench;
+mod canon;
 mod generate;
 mod shuffle;
 mod solve;
@@ -21,6 +22,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
+        Command::Canon(args) => canon::run(&args),
         Command::Completions { shell } => {
             // clap_complete panics on a failed write, so render first and write ourselves: a
             // closed pipe (`| head -1`) then ends quietly like every other command.

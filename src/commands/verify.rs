@@ -40,8 +40,17 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         "",
     );
     let mut stats = VerifyStats::default();
-    let mut duplicates = args.duplicates.is_some().then(Duplicates::default);
     let canonical = args.duplicates.as_deref() == Some("canonical");
+    let references = cli::inputs_if_any(&args.against)?;
+    let mut duplicates = args
+        .duplicates
+        .is_some()
+        .then(|| Duplicates::new(canonical));
+    if let Some(d) = &mut duplicates {
+        for reference in &references {
+            load_reference(d, reference, &options, threads, canonical)?;
+        }
+    }
     let mut solutions = match &args.solutions {
         Some(path) => {
             if options.shard.is_some() {
@@ -69,6 +78,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             require_solution: args.require_solutions || reader.has_solutions(),
         };
         report.set_label(&input.label());
+        if let Some(d) = &mut duplicates {
+            d.start_file(&input.label());
+        }
         let records_before = stats.records;
         pipeline::run_stages(
             reader,
@@ -140,4 +152,67 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// A sink for runs whose results are only collected (the reference files of `--against`).
+struct Discard;
+
+impl<T> sudoku_batch::io::Sink<T> for Discard {
+    fn start(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write(&mut self, _: &T) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Remember every puzzle of a reference file (its canonical form with `canonical`), in
+/// parallel like the inputs. Records that are not puzzles cannot match anything: they are
+/// counted in a warning.
+fn load_reference(
+    duplicates: &mut Duplicates,
+    input: &Input,
+    options: &ReaderOptions,
+    threads: usize,
+    canonical: bool,
+) -> anyhow::Result<()> {
+    let label = input.label();
+    duplicates.start_file(&label);
+    let whole = ReaderOptions {
+        shard: None, // a reference is used whole, whatever shard of the inputs is checked
+        ..options.clone()
+    };
+    let reader = RecordReader::open(input, &whole)?;
+    let mut skipped = 0u64;
+    pipeline::run_stages(
+        reader,
+        threads,
+        4096,
+        &|r| {
+            let key = match (r.puzzle, canonical) {
+                (Ok(p), true) => Some(sudoku_batch::canonical::canonical(&p)),
+                (Ok(p), false) => Some(p),
+                (Err(_), _) => None,
+            };
+            (r.line, key)
+        },
+        |(line, key)| {
+            match key {
+                Some(k) => duplicates.add_reference(k, *line),
+                None => skipped += 1,
+            }
+            Ok(())
+        },
+        &mut Discard,
+        &NoProgress,
+    )?;
+    if skipped > 0 {
+        eprintln!(
+            "sudoku-batch: warning: {label}: {skipped} reference records are not puzzles (skipped)"
+        );
+    }
+    Ok(())
 }

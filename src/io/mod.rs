@@ -1,5 +1,6 @@
 //! Reading puzzles from files and stdin, and writing results.
 
+pub mod canon;
 mod line_ends;
 pub mod reader;
 pub mod report;

@@ -418,7 +418,7 @@ impl<'a, W: Write> JsonObject<'a, W> {
     }
 }
 
-fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Result<()> {
+pub(crate) fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Result<()> {
     if let Some(g) = grid {
         let mut buf = [0u8; CELLS];
         g.write_line(empty, &mut buf);
@@ -428,7 +428,7 @@ fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Resul
 }
 
 /// Write a CSV field, quoted when it holds a delimiter, quote or line break.
-fn write_csv_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
+pub(crate) fn write_csv_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
     if !field
         .iter()
         .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))

@@ -1,0 +1,707 @@
+//! A canonical form for puzzles under Sudoku symmetry: two puzzles get the same form exactly
+//! when one maps to the other by digit relabelling, row permutations within bands, band
+//! permutations, column permutations within stacks, stack permutations and transposition.
+//!
+//! # Definition
+//!
+//! The form is the lexicographically smallest 81-cell string over all 2 × 6⁴ × 6⁴ =
+//! 3,359,232 position symmetries, each image read row by row with its digits relabelled 1,
+//! 2, 3, … in order of first appearance. An empty cell is 0 and compares below every digit,
+//! so the form starts with as many empty cells as possible: its first rows are the emptiest,
+//! with their clues pushed right (`000000001` is the smallest possible first row after
+//! `000000000`). Two puzzles are equivalent exactly when their forms are equal; the form
+//! keeps the clue count, and canonicalising a form gives it back. The **automorphisms** of
+//! a puzzle are the position symmetries that map it to itself up to relabelling (1 for
+//! almost every puzzle, at most 3,359,232 for the empty grid); they are exactly the
+//! symmetries whose image is the form, so the search counts them for free.
+//!
+//! # Algorithm (row by row, candidates pruned by the best prefix)
+//!
+//! A candidate is a symmetry fixed so far: the orientation (transposed or not), the source
+//! rows of the result rows chosen so far, a complete column permutation (as source columns,
+//! and as source stacks with the `PERMS3` index of each stack's column order), and the
+//! digit labels given so far. The form is built one result row at a time:
+//!
+//! 1. **Leading empty rows.** An empty source row is all zeros under any column order, so
+//!    the form opens with as many empty rows as a row arrangement can line up (within a
+//!    band, then whole bands). Every arrangement prefix reaching that count is kept, without
+//!    columns: the columns are chosen at the first row with a clue, the *key row*.
+//! 2. **The key row by bitmask.** When no line repeats a digit (every valid puzzle), a
+//!    row's relabelled string depends only on where its clues are (labels 1, 2, … left to
+//!    right), so the smallest key row is the smallest clue mask any column permutation
+//!    gives: stacks sorted by clue count, clues pushed right in each stack. That minimum is
+//!    computed per line before any permutation is made; only the lines reaching it are
+//!    expanded, and only into the permutations reaching it (stack orders keeping the counts
+//!    ascending × column orders keeping each stack's empty cells first): at most 1,296 per
+//!    line, 144 for a line with one clue.
+//! 3. **The key row's permutations go straight to the next row** instead of being stored:
+//!    while the permutation is built stack by stack, a prefix under which every row that may
+//!    come next is *certainly* larger than that level's best row cuts the whole subtree.
+//!    "Certainly larger" is decided on clue masks alone: the row has a clue at the first
+//!    position where the masks differ and the two rows share no clue position before it (so
+//!    no digit can decide earlier). Masks come from a table (`PERMUTE3`: a stack's 3-bit
+//!    mask under each of its 6 column orders), three lookups per row.
+//! 4. **Rows after that by extension.** Each candidate is extended by every source row the
+//!    band structure allows (a new band takes any row of an unused band, otherwise the
+//!    remaining rows of the current band); the mask test above rejects most, the rest are
+//!    relabelled and compared cell by cell, leaving at the first larger cell. Only candidates
+//!    equal to the level's best row survive; a smaller row clears the level.
+//! 5. After row 8 the survivors are all the symmetries reaching the form: their count is the
+//!    number of automorphisms.
+//!
+//! Nothing that could be smaller or equal is dropped, so the form is exact. Grids where a
+//! line repeats a digit (invalid givens) start the key row from all 1,296 column permutations
+//! of every allowed line, compared as relabelled strings. Grids so sparse that more than
+//! [`CANDIDATE_LIMIT`] candidates tie at some level (the empty grid, a handful of clues) fall
+//! back to the exhaustive [`reference`](mod@reference) search, exact for every grid but slow (milliseconds
+//! to a second).
+//!
+//! # Measured
+//!
+//! Work per puzzle (averages over the whole set): 17-clue puzzles 71 key-row permutations
+//! built, 132 candidate extensions offered, 99 rows relabelled and compared; Kaggle 1M
+//! sample 65, 81 and 93. Time per puzzle, one thread, on a shared 2-core machine (other
+//! builds running, so CPU time from `perf stat`, not wall time): 17-clue ~12 µs, Kaggle
+//! ~12 µs. Through the binary, side by side with `solve --threads 1`
+//! (`scripts/canon-throughput.sh`, README): 17-clue 2.7-3.5× the time of solve, Kaggle
+//! 5-8.5× (the solver needs no guess on Kaggle puzzles).
+//!
+//! - kept: leading empty rows handled without columns (17-clue 129 → 37 µs: two thirds of
+//!   these puzzles have an empty line, which made 1,296 permutations per empty line tie);
+//!   the key row's permutations offered straight to the next row with stack-prefix cuts
+//!   (37 → 14 µs; 365 → 71 permutations built per puzzle); triplet-table masks instead of a
+//!   9-column fold (14 → 12 µs).
+//! - lost or flat: storing the key row's candidates before extending them (the first
+//!   version, 2x slower); the inverse permutation per candidate to build masks from clue
+//!   bits (no gain over the fold); a `Canonicalizer` per record instead of one per thread
+//!   (a few allocations per record, within noise).
+//! - not done: dobrichev-style pattern-first canonicalisation (the minimal clue pattern
+//!   first, then digits) computes a *different* form: with our definition a digit can decide
+//!   before the patterns differ (`000001210…` beats `000001300…` although its mask is
+//!   larger), so pattern minimality may only be used where it is certain (step 3's test).
+//!   Full solution grids have no special case yet: every line has the same mask, so all 18
+//!   lines × 1,296 permutations tie at the key row (~23k candidates, ~2 ms per grid).
+
+pub mod reference;
+
+use crate::grid::{Grid, CELLS, PERMS3};
+
+/// The canonical form of a grid and the number of its automorphisms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    /// The smallest relabelled image (see the module docs).
+    pub form: Grid,
+    /// Position symmetries mapping the grid to itself up to relabelling (≥ 1).
+    pub automorphisms: u32,
+}
+
+/// More tied candidates than this at one level sends the grid to the exhaustive search.
+pub const CANDIDATE_LIMIT: usize = 1 << 16;
+
+/// A symmetry fixed up to result row `level`.
+#[derive(Clone, Copy)]
+struct Candidate {
+    /// Source column of each result column.
+    cols: [u8; 9],
+    /// The same permutation as source stacks of the result stacks and the [`PERMS3`] index
+    /// of each result stack's column order, for [`PERMUTE3`] lookups.
+    perm: [u8; 6],
+    /// Source row of each result row chosen so far.
+    rows: [u8; 9],
+    /// Label of each source digit (0: not seen yet).
+    label: [u8; 10],
+    /// The next free label.
+    next: u8,
+    /// 0: the grid's rows are rows; 1: its columns are.
+    orient: u8,
+    /// Source rows used so far (bit per row).
+    used: u16,
+}
+
+impl Candidate {
+    /// The source rows result row `level` may take: a new band takes any row of a band not
+    /// used yet, otherwise the remaining rows of the current band.
+    fn choices(&self, level: usize) -> u16 {
+        if level % 3 == 0 {
+            (0..3)
+                .filter(|b| self.used & (0b111 << (b * 3)) == 0)
+                .fold(0, |m, b| m | 0b111 << (b * 3))
+        } else {
+            (0b111 << (self.rows[level - 1] / 3 * 3)) & !self.used
+        }
+    }
+
+    /// The clue mask (bit `8 - j` for result column `j`) of the line whose clues are in
+    /// source columns `clues` (bit per column).
+    #[inline]
+    fn permuted_mask(&self, clues: u16) -> u16 {
+        self.cols.iter().fold(0, |m, &c| m << 1 | (clues >> c & 1))
+    }
+}
+
+/// `PERMUTE3[x][p]`: the 3-bit mask (first column highest) of a stack whose clue columns are
+/// `x` (bit `i` for its column `i`) once its columns are ordered by `PERMS3[p]`.
+const PERMUTE3: [[u16; 6]; 8] = {
+    let mut t = [[0u16; 6]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut p = 0;
+        while p < 6 {
+            let mut k = 0;
+            while k < 3 {
+                t[x][p] |= (((x >> PERMS3[p][k]) & 1) << (2 - k)) as u16;
+                k += 1;
+            }
+            p += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The clue mask of the first `stacks.len()` result stacks (first column highest) of a line
+/// with clue columns `clues`, when result stack `k` is source stack `stacks[k]` with its
+/// columns in the order `PERMS3[inner[k]]`.
+#[inline]
+fn permuted_mask(clues: u16, stacks: &[u8], inner: &[u8]) -> u16 {
+    stacks.iter().zip(inner).fold(0, |m, (&s, &i)| {
+        m << 3 | PERMUTE3[usize::from(clues >> (3 * s) & 7)][usize::from(i)]
+    })
+}
+
+/// The lines of a grid in both orientations, with what the search needs to know of them.
+struct Lines {
+    /// `cells[orient][row][column]`.
+    cells: [[[u8; 9]; 9]; 2],
+    /// Clue columns of each line (bit `c` for column `c`).
+    clues: [[u16; 9]; 2],
+    /// Clue counts of each line's stacks.
+    counts: [[[u32; 3]; 9]; 2],
+    /// The smallest clue mask of each line under column permutations.
+    min: [[u16; 9]; 2],
+    /// Whether some line repeats a digit (invalid givens).
+    repeats: bool,
+}
+
+impl Lines {
+    fn new(grid: &Grid) -> Lines {
+        let mut cells = [[[0u8; 9]; 9]; 2];
+        let mut clues = [[0u16; 9]; 2];
+        let mut digits = [[0u16; 9]; 2];
+        for (i, &v) in grid.cells().iter().enumerate() {
+            let (r, c) = (i / 9, i % 9);
+            cells[0][r][c] = v;
+            cells[1][c][r] = v;
+            if v != 0 {
+                clues[0][r] |= 1 << c;
+                clues[1][c] |= 1 << r;
+                digits[0][r] |= 1 << v;
+                digits[1][c] |= 1 << v;
+            }
+        }
+        let repeats =
+            (0..2).any(|o| (0..9).any(|r| digits[o][r].count_ones() != clues[o][r].count_ones()));
+        let counts = clues.map(|o| o.map(|c| stack_counts(line_mask(c))));
+        Lines {
+            cells,
+            clues,
+            counts,
+            min: counts.map(|o| o.map(min_mask)),
+            repeats,
+        }
+    }
+}
+
+/// Clue mask of a line given its clue columns: bit `8 - c` for a clue in column `c`, so that
+/// a smaller number is a lexicographically smaller relabelled row.
+fn line_mask(clues: u16) -> u16 {
+    (0..9).fold(0, |m, c| m << 1 | (clues >> c & 1))
+}
+
+/// Clue counts of the three stacks of a line mask (stack 0 = columns 0-2).
+fn stack_counts(mask: u16) -> [u32; 3] {
+    [
+        (mask >> 6 & 7).count_ones(),
+        (mask >> 3 & 7).count_ones(),
+        (mask & 7).count_ones(),
+    ]
+}
+
+/// The smallest mask a column permutation gives a line with these stack counts: stacks by
+/// ascending count, clues pushed right in each.
+fn min_mask(counts: [u32; 3]) -> u16 {
+    const RIGHT: [u16; 4] = [0b000, 0b001, 0b011, 0b111];
+    let mut k = counts;
+    k.sort_unstable();
+    RIGHT[k[0] as usize] << 6 | RIGHT[k[1] as usize] << 3 | RIGHT[k[2] as usize]
+}
+
+/// The set bits of a row set, as row numbers.
+fn bits(mut set: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let r = set.trailing_zeros() as usize;
+            set &= set - 1;
+            r
+        })
+    })
+}
+
+/// The best row of a level so far and its clue mask.
+#[derive(Default)]
+struct Level {
+    best: Option<[u8; 9]>,
+    mask: u16,
+}
+
+/// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through the columns of
+/// `perm` (source stacks, then [`PERMS3`] indices of their column orders).
+fn key_candidate(line: &[u8; 9], perm: [u8; 6], p: &Candidate, key: usize, r: usize) -> Candidate {
+    let mut c = *p;
+    let mut cols = [0u8; 9];
+    for (j, col) in cols.iter_mut().enumerate() {
+        let (stack, inner) = (perm[j / 3], perm[3 + j / 3]);
+        *col = stack * 3 + PERMS3[usize::from(inner)][j % 3] as u8;
+    }
+    c.cols = cols;
+    c.perm = perm;
+    c.rows[key] = r as u8;
+    c.used |= 1 << r;
+    extend_row(line, &cols, &mut c.label, &mut c.next, None);
+    c
+}
+
+/// The reusable state of the search: the two candidate levels.
+#[derive(Default)]
+pub struct Canonicalizer {
+    current: Vec<Candidate>,
+    next: Vec<Candidate>,
+}
+
+/// Relabel `line` through `cols` and compare it with `best` (`None`: no best yet, so
+/// smaller). Returns `None` when larger; otherwise the row and whether it is smaller.
+#[inline]
+fn extend_row(
+    line: &[u8; 9],
+    cols: &[u8; 9],
+    label: &mut [u8; 10],
+    next: &mut u8,
+    best: Option<&[u8; 9]>,
+) -> Option<([u8; 9], bool)> {
+    let mut out = [0u8; 9];
+    let mut relabel = |v: u8| {
+        if v == 0 {
+            return 0;
+        }
+        let slot = &mut label[usize::from(v)];
+        if *slot == 0 {
+            *slot = *next;
+            *next += 1;
+        }
+        *slot
+    };
+    let Some(best) = best else {
+        for j in 0..9 {
+            out[j] = relabel(line[usize::from(cols[j])]);
+        }
+        return Some((out, true));
+    };
+    let mut j = 0;
+    while j < 9 {
+        let l = relabel(line[usize::from(cols[j])]);
+        out[j] = l;
+        j += 1;
+        if l != best[j - 1] {
+            if l > best[j - 1] {
+                return None;
+            }
+            while j < 9 {
+                out[j] = relabel(line[usize::from(cols[j])]);
+                j += 1;
+            }
+            return Some((out, true));
+        }
+    }
+    Some((out, false))
+}
+
+/// A result row's clue mask compared with the best row's (`best_mask`): `Some(true)` when
+/// the row is certainly larger (its first clue where the best has none comes before any
+/// position where both have clues, so no digit can decide earlier), `Some(false)` when
+/// certainly smaller, `None` when the digits must decide.
+#[inline]
+fn mask_verdict(mask: u16, best_mask: u16) -> Option<bool> {
+    let diff = mask ^ best_mask;
+    if diff == 0 {
+        return None;
+    }
+    let top = 15 - diff.leading_zeros(); // the first differing position, as a bit
+    let before = !((2u16 << top) - 1);
+    if mask & best_mask & before != 0 {
+        return None;
+    }
+    Some(mask >> top & 1 == 1)
+}
+
+impl Canonicalizer {
+    /// A search with empty candidate buffers (they grow to the largest level seen and are
+    /// reused by later calls).
+    pub fn new() -> Canonicalizer {
+        Canonicalizer::default()
+    }
+
+    /// The canonical form of `grid` and its automorphism count.
+    pub fn canonicalize(&mut self, grid: &Grid) -> Canonical {
+        self.search(grid)
+            .unwrap_or_else(|| reference::canonicalize(grid))
+    }
+
+    /// The row-by-row search; `None` when too many candidates tie.
+    fn search(&mut self, grid: &Grid) -> Option<Canonical> {
+        let lines = Lines::new(grid);
+        let key = self.empty_prefixes(&lines)?;
+        let prefixes = std::mem::take(&mut self.current);
+        self.current.clear();
+        let mut form = [0u8; CELLS];
+        let mut set_row = |level: usize, row: [u8; 9]| {
+            form[level * 9..level * 9 + 9].copy_from_slice(&row);
+        };
+        let mut done = key + 1;
+        if lines.repeats {
+            set_row(key, self.key_row_any(&lines, key, &prefixes)?);
+        } else {
+            let (row, next_row) = self.key_row_masks(&lines, key, &prefixes)?;
+            set_row(key, row);
+            if let Some(next_row) = next_row {
+                set_row(key + 1, next_row);
+                done = key + 2;
+            }
+        }
+        self.next = prefixes;
+        for level in done..9 {
+            let row = self.extend(&lines, level)?;
+            set_row(level, row);
+        }
+        Some(Canonical {
+            form: Grid::from_cells(form).expect("labels are 1..=9"),
+            automorphisms: self.current.len() as u32,
+        })
+    }
+
+    /// The leading empty rows: every row arrangement prefix of empty rows of the greatest
+    /// length, as candidates without columns yet (in `current`); returns that length (the
+    /// level of the first row with a clue). `None` for the empty grid or too many prefixes.
+    fn empty_prefixes(&mut self, lines: &Lines) -> Option<usize> {
+        self.current.clear();
+        let mut longest = 0;
+        for orient in 0..2u8 {
+            let start = Candidate {
+                cols: [0; 9],
+                perm: [0; 6],
+                rows: [0; 9],
+                label: [0; 10],
+                next: 1,
+                orient,
+                used: 0,
+            };
+            let empty = (0..9).fold(0u16, |m, r| {
+                m | u16::from(lines.clues[usize::from(orient)][r] == 0) << r
+            });
+            self.grow_empty(start, 0, empty, &mut longest)?;
+        }
+        (longest < 9).then_some(longest)
+    }
+
+    /// Extend `c` (whose first `level` rows are empty) by further empty rows; keep in
+    /// `current` the prefixes of length `longest` or more.
+    fn grow_empty(
+        &mut self,
+        c: Candidate,
+        level: usize,
+        empty: u16,
+        longest: &mut usize,
+    ) -> Option<()> {
+        let mut more = if level < 9 {
+            c.choices(level) & empty
+        } else {
+            0
+        };
+        if more == 0 {
+            if level > *longest {
+                *longest = level;
+                self.current.clear();
+            }
+            if level == *longest {
+                if self.current.len() == CANDIDATE_LIMIT {
+                    return None;
+                }
+                self.current.push(c);
+            }
+            return Some(());
+        }
+        while more != 0 {
+            let r = more.trailing_zeros() as usize;
+            more &= more - 1;
+            let mut e = c;
+            e.rows[level] = r as u8;
+            e.used |= 1 << r;
+            self.grow_empty(e, level + 1, empty, longest)?;
+        }
+        Some(())
+    }
+
+    /// The first row with a clue (level `key`, after the empty `prefixes`) when no line
+    /// repeats a digit: its relabelled string depends only on where its clues are, so the
+    /// smallest one is the smallest mask, known before any column permutation is made. The
+    /// permutations reaching it go straight on to the next level (not stored: most lose
+    /// there); returns the key row and the next one (`None` when the key row is the last).
+    fn key_row_masks(
+        &mut self,
+        lines: &Lines,
+        key: usize,
+        prefixes: &[Candidate],
+    ) -> Option<([u8; 9], Option<[u8; 9]>)> {
+        let mut best = u16::MAX;
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                best = best.min(lines.min[usize::from(p.orient)][r]);
+            }
+        }
+        let mut level = Level::default();
+        self.next.clear();
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let k = lines.counts[usize::from(p.orient)][r];
+                if lines.min[usize::from(p.orient)][r] == best {
+                    let line = &lines.cells[usize::from(p.orient)][r];
+                    self.push_min_perms(lines, line, k, p, key, r, &mut level)?;
+                }
+            }
+        }
+        let next_row = if key < 8 {
+            std::mem::swap(&mut self.current, &mut self.next);
+            Some(level.best.expect("some candidate reaches the key row"))
+        } else {
+            None
+        };
+        let row = (0..9).fold(([0u8; 9], 1), |(mut row, next), j| {
+            if best & (0x100 >> j) != 0 {
+                row[j] = next;
+                (row, next + 1)
+            } else {
+                (row, next)
+            }
+        });
+        Some((row.0, next_row))
+    }
+
+    /// Every column permutation giving `line` (source row `r`, stack counts `k`) its smallest
+    /// mask, as row `key` after prefix `p`: offered to level `key + 1` (or kept, when `key`
+    /// is the last row).
+    #[allow(clippy::too_many_arguments)]
+    fn push_min_perms(
+        &mut self,
+        lines: &Lines,
+        line: &[u8; 9],
+        k: [u32; 3],
+        p: &Candidate,
+        key: usize,
+        r: usize,
+        level: &mut Level,
+    ) -> Option<()> {
+        // Column orders inside each stack that put its empty cells first.
+        let mut inner = [[0u8; 6]; 3];
+        let mut inner_len = [0usize; 3];
+        for s in 0..3 {
+            for (i, perm) in PERMS3.iter().enumerate() {
+                let clue = |k: usize| line[s * 3 + perm[k]] != 0;
+                if clue(0) <= clue(1) && clue(1) <= clue(2) {
+                    inner[s][inner_len[s]] = i as u8;
+                    inner_len[s] += 1;
+                }
+            }
+        }
+        // The rows that may follow at level `key + 1`: a column prefix under which every one
+        // of them is certainly larger than that level's best row cuts the whole subtree.
+        let following = if key < 8 {
+            let mut c = *p;
+            c.rows[key] = r as u8;
+            c.used |= 1 << r;
+            c.choices(key + 1)
+        } else {
+            0
+        };
+        let clues = &lines.clues[usize::from(p.orient)];
+        let hopeless = |perm: &[u8; 6], fixed: usize, level: &Level| {
+            level.best.is_some()
+                && bits(following).all(|r2| {
+                    let m = permuted_mask(clues[r2], &perm[..fixed], &perm[3..3 + fixed]);
+                    mask_verdict(m, level.mask >> (9 - 3 * fixed)) == Some(true)
+                })
+        };
+        for stacks in PERMS3 {
+            if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
+                continue;
+            }
+            let [a, b, c] = stacks;
+            let mut perm = [a as u8, b as u8, c as u8, 0, 0, 0];
+            for &ia in &inner[a][..inner_len[a]] {
+                perm[3] = ia;
+                if hopeless(&perm, 1, level) {
+                    continue;
+                }
+                for &ib in &inner[b][..inner_len[b]] {
+                    perm[4] = ib;
+                    if hopeless(&perm, 2, level) {
+                        continue;
+                    }
+                    for &ic in &inner[c][..inner_len[c]] {
+                        perm[5] = ic;
+                        if hopeless(&perm, 3, level) {
+                            continue;
+                        }
+                        let cand = key_candidate(line, perm, p, key, r);
+                        if key < 8 {
+                            self.offer(lines, &cand, key + 1, level)?;
+                        } else if self.current.len() == CANDIDATE_LIMIT {
+                            return None;
+                        } else {
+                            self.current.push(cand);
+                        }
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// The key row for grids whose lines repeat a digit: every allowed line through every
+    /// column permutation, compared as relabelled strings.
+    fn key_row_any(
+        &mut self,
+        lines: &Lines,
+        key: usize,
+        prefixes: &[Candidate],
+    ) -> Option<[u8; 9]> {
+        let mut best: Option<[u8; 9]> = None;
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                let line = &lines.cells[usize::from(p.orient)][r];
+                // Every column permutation: 6 stack orders x 6^3 column orders.
+                for n in 0..1296usize {
+                    let digits = [n / 216, n / 36 % 6, n / 6 % 6, n % 6];
+                    let stacks = PERMS3[digits[0]];
+                    let perm = [
+                        stacks[0] as u8,
+                        stacks[1] as u8,
+                        stacks[2] as u8,
+                        digits[1] as u8,
+                        digits[2] as u8,
+                        digits[3] as u8,
+                    ];
+                    let cand = key_candidate(line, perm, p, key, r);
+                    let (mut label, mut next) = ([0u8; 10], 1);
+                    let Some((row, less)) =
+                        extend_row(line, &cand.cols, &mut label, &mut next, best.as_ref())
+                    else {
+                        continue;
+                    };
+                    if less {
+                        best = Some(row);
+                        self.current.clear();
+                    }
+                    if self.current.len() == CANDIDATE_LIMIT {
+                        return None;
+                    }
+                    self.current.push(cand);
+                }
+            }
+        }
+        best
+    }
+
+    /// Level `level`: extend every candidate by every allowed source row, keep those reaching
+    /// the smallest row, and return that row.
+    fn extend(&mut self, lines: &Lines, level: usize) -> Option<[u8; 9]> {
+        let mut best = Level::default();
+        self.next.clear();
+        let current = std::mem::take(&mut self.current);
+        let offered = current
+            .iter()
+            .try_for_each(|c| self.offer(lines, c, level, &mut best));
+        self.current = current;
+        offered?;
+        std::mem::swap(&mut self.current, &mut self.next);
+        best.best
+    }
+
+    /// Extend `c` by every source row allowed at `level`; push onto `next` the extensions
+    /// equal to the level's best row (clearing it for a smaller one). Rows whose clue mask
+    /// settles the comparison are judged without their digits. `None`: too many ties.
+    #[inline]
+    fn offer(
+        &mut self,
+        lines: &Lines,
+        c: &Candidate,
+        level: usize,
+        best: &mut Level,
+    ) -> Option<()> {
+        let orient = usize::from(c.orient);
+        let mut rest = c.choices(level);
+        while rest != 0 {
+            let r = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if best.best.is_some() {
+                let mask = c.permuted_mask(lines.clues[orient][r]);
+                if mask_verdict(mask, best.mask) == Some(true) {
+                    continue;
+                }
+            }
+            let (mut label, mut next) = (c.label, c.next);
+            let line = &lines.cells[orient][r];
+            let Some((row, less)) =
+                extend_row(line, &c.cols, &mut label, &mut next, best.best.as_ref())
+            else {
+                continue;
+            };
+            if less {
+                best.best = Some(row);
+                best.mask = row.iter().fold(0, |m, &v| m << 1 | u16::from(v != 0));
+                self.next.clear();
+            }
+            if self.next.len() == CANDIDATE_LIMIT {
+                return None;
+            }
+            let mut e = *c;
+            e.rows[level] = r as u8;
+            e.used |= 1 << r;
+            e.label = label;
+            e.next = next;
+            self.next.push(e);
+        }
+        Some(())
+    }
+}
+
+/// The canonical form of `grid` and its automorphism count (see the module docs). Reuse a
+/// [`Canonicalizer`] instead when canonicalising many grids on one thread.
+pub fn canonicalize(grid: &Grid) -> Canonical {
+    Canonicalizer::new().canonicalize(grid)
+}
+
+/// The canonical form of `grid` (see the module docs).
+pub fn canonical(grid: &Grid) -> Grid {
+    canonicalize(grid).form
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,224 @@
+use super::*;
+use crate::generate::{random_solution, Rng, Symmetry};
+
+const P: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// `count` clues of a random solution grid, at random cells.
+fn random_clues(rng: &mut Rng, count: usize) -> Grid {
+    let solution = random_solution(rng);
+    let mut cells: [usize; CELLS] = std::array::from_fn(|i| i);
+    rng.shuffle(&mut cells);
+    let mut g = Grid::EMPTY;
+    for &cell in &cells[..count] {
+        g.set(cell, solution.get(cell));
+    }
+    g
+}
+
+/// A grid with valid givens that a symmetry maps to itself: clues added in pairs (a cell
+/// and its image under transposition, the 180° turn or the swap of rows 1 and 2, with the
+/// digit relabelled by an involution) as long as no rule breaks, so automorphisms are common.
+fn symmetric_clues(rng: &mut Rng, pairs: usize) -> Grid {
+    let kind = rng.below(3);
+    let image = |cell: usize| {
+        let (r, c) = (cell / 9, cell % 9);
+        match kind {
+            0 => c * 9 + r,
+            1 => (8 - r) * 9 + (8 - c),
+            _ => [0, 2, 1, 3, 4, 5, 6, 7, 8][r] * 9 + c,
+        }
+    };
+    // The digit involution: identity, or swapping 1 and 2, 3 and 4, ... (9 fixed).
+    let swap = rng.below(2) == 1;
+    let relabel = |d: u8| {
+        if swap && d < 9 {
+            d + (d % 2) * 2 - 1
+        } else {
+            d
+        }
+    };
+    let mut g = Grid::EMPTY;
+    let mut added = 0;
+    while added < pairs {
+        let (cell, d) = (rng.below(CELLS), 1 + rng.below(9) as u8);
+        let (other, e) = (image(cell), relabel(d));
+        if g.get(cell) != 0 || g.get(other) != 0 || (cell == other && d != e) {
+            continue;
+        }
+        let mut h = g;
+        h.set(cell, d);
+        h.set(other, e);
+        if h.conflict().is_none() {
+            g = h;
+            added += 1;
+        }
+    }
+    g
+}
+
+/// Position symmetries mapping `g` to itself up to relabelling, counted one by one.
+fn brute_automorphisms(g: &Grid) -> u32 {
+    let mut lines = [[[0u8; 9]; 9]; 2];
+    for (i, &v) in g.cells().iter().enumerate() {
+        lines[0][i / 9][i % 9] = v;
+        lines[1][i % 9][i / 9] = v;
+    }
+    let mut perms = Vec::new();
+    for outer in PERMS3 {
+        for a in PERMS3 {
+            for b in PERMS3 {
+                for c in PERMS3 {
+                    let inner = [a, b, c];
+                    perms.push(std::array::from_fn::<usize, 9, _>(|i| {
+                        outer[i / 3] * 3 + inner[i / 3][i % 3]
+                    }));
+                }
+            }
+        }
+    }
+    let mut count = 0;
+    for rows in &lines {
+        for rp in &perms {
+            'cols: for cp in &perms {
+                let (mut to, mut from) = ([0u8; 10], [0u8; 10]);
+                for r in 0..9 {
+                    for c in 0..9 {
+                        let v = rows[rp[r]][cp[c]];
+                        let w = g.get(r * 9 + c);
+                        if (v == 0) != (w == 0) {
+                            continue 'cols;
+                        }
+                        if v != 0 {
+                            let (v, w) = (usize::from(v), usize::from(w));
+                            if (to[v] != 0 && to[v] != w as u8)
+                                || (from[w] != 0 && from[w] != v as u8)
+                            {
+                                continue 'cols;
+                            }
+                            to[v] = w as u8;
+                            from[w] = v as u8;
+                        }
+                    }
+                }
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+fn check_against_reference(g: &Grid, search: &mut Canonicalizer) -> Canonical {
+    let fast = search.canonicalize(g);
+    let slow = reference::canonicalize(g);
+    assert_eq!(fast, slow, "{g}");
+    fast
+}
+
+#[test]
+fn isomorphs_share_a_form_and_the_form_is_a_fixed_point() {
+    let mut search = Canonicalizer::new();
+    let p: Grid = P.parse().unwrap();
+    let form = check_against_reference(&p, &mut search);
+    assert_eq!(form.form.clues(), p.clues());
+    assert_eq!(search.canonicalize(&form.form), form, "idempotent");
+    for i in 0..200 {
+        let q = Symmetry::random(&mut Rng::new(9, i)).apply(&p);
+        assert_eq!(search.canonicalize(&q), form, "{q}");
+    }
+}
+
+#[test]
+fn one_more_clue_is_another_puzzle() {
+    let p: Grid = P.parse().unwrap();
+    let mut q = p;
+    q.set(2, 4);
+    assert_ne!(canonical(&p), canonical(&q));
+}
+
+#[test]
+fn equals_the_exhaustive_search_on_sparse_symmetric_and_full_grids() {
+    let mut search = Canonicalizer::new();
+    let mut rng = Rng::new(21, 0);
+    let mut symmetric = 0;
+    for i in 0..60 {
+        let g = match i % 3 {
+            0 => {
+                let n = 8 + rng.below(30);
+                random_clues(&mut rng, n)
+            }
+            1 => {
+                let n = 6 + rng.below(10);
+                symmetric_clues(&mut rng, n)
+            }
+            _ => random_solution(&mut rng),
+        };
+        let c = check_against_reference(&g, &mut search);
+        symmetric += usize::from(c.automorphisms > 1);
+        let q = Symmetry::random(&mut rng).apply(&g);
+        assert_eq!(search.canonicalize(&q), c, "isomorph of {g}");
+    }
+    assert!(symmetric >= 10, "only {symmetric} grids with automorphisms");
+}
+
+#[test]
+fn degenerate_grids_fall_back_to_the_exhaustive_search() {
+    let empty = canonicalize(&Grid::EMPTY);
+    assert_eq!(empty.form, Grid::EMPTY);
+    assert_eq!(empty.automorphisms, 3_359_232);
+    let mut one = Grid::EMPTY;
+    one.set(40, 7);
+    let c = canonicalize(&one);
+    assert_eq!(c.form.to_line().trim_start_matches('.'), "1");
+    assert_eq!(c.automorphisms, brute_automorphisms(&one));
+}
+
+#[test]
+fn lines_repeating_a_digit_are_canonicalised_too() {
+    let mut search = Canonicalizer::new();
+    let mut rng = Rng::new(5, 0);
+    for _ in 0..20 {
+        let n = 20 + rng.below(10);
+        let mut g = random_clues(&mut rng, n);
+        // Copy a clue along its row: the givens now break a rule.
+        let cell = (0..CELLS).find(|&i| g.get(i) != 0).unwrap();
+        let target = cell / 9 * 9 + (cell % 9 + 1 + rng.below(8)) % 9;
+        g.set(target, g.get(cell));
+        let c = check_against_reference(&g, &mut search);
+        let q = Symmetry::random(&mut rng).apply(&g);
+        assert_eq!(search.canonicalize(&q), c);
+    }
+}
+
+#[test]
+fn automorphisms_are_counted_exactly() {
+    let mut rng = Rng::new(33, 0);
+    let p: Grid = P.parse().unwrap();
+    assert_eq!(canonicalize(&p).automorphisms, brute_automorphisms(&p));
+    let mut checked = 0;
+    while checked < 3 {
+        let g = symmetric_clues(&mut rng, 8);
+        let c = canonicalize(&g);
+        if c.automorphisms > 1 {
+            assert_eq!(c.automorphisms, brute_automorphisms(&g), "{g}");
+            checked += 1;
+        }
+    }
+}
+
+#[test]
+#[ignore = "minutes: 300 sparse symmetric grids through the exhaustive search"]
+fn many_symmetric_grids_equal_the_exhaustive_search() {
+    use rayon::prelude::*;
+    let symmetric: usize = (0..300u64)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = Rng::new(99, i);
+            let pairs = 6 + rng.below(14);
+            let g = symmetric_clues(&mut rng, pairs);
+            let c = check_against_reference(&g, &mut Canonicalizer::new());
+            usize::from(c.automorphisms > 1)
+        })
+        .sum();
+    eprintln!("300 grids, {symmetric} with automorphisms");
+    assert!(symmetric >= 100, "{symmetric}");
+}
