@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::Grid;
+use crate::solver::simd::SimdPath;
 use crate::solver::{Algorithm, Limits, Status};
 use crate::stats::RunStats;
 
@@ -35,6 +36,8 @@ pub struct BenchResult {
     pub dataset: String,
     /// Algorithm name.
     pub algorithm: Algorithm,
+    /// The solver's instruction-set path in this process (see [`SimdPath`]).
+    pub simd: SimdPath,
     /// Worker threads.
     pub threads: usize,
     /// Solution limit.
@@ -162,6 +165,7 @@ pub fn run(
         Ok(BenchResult {
             dataset: dataset.to_string(),
             algorithm: cfg.algorithm,
+            simd: SimdPath::active(),
             threads: cfg.threads,
             limit: cfg.limit,
             puzzles: done,

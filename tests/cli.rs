@@ -452,6 +452,12 @@ fn version_names_cpu_features() {
         .success()
         .stdout(predicate::str::contains("sudoku-batch"));
     bin()
+        .arg("--version")
+        .env("SUDOKU_BATCH_SIMD", "portable")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solver SIMD path: portable"));
+    bin()
         .arg("--help")
         .assert()
         .success()
@@ -481,6 +487,7 @@ fn bench_json_has_the_documented_keys() {
     for key in [
         "dataset",
         "algorithm",
+        "simd",
         "threads",
         "limit",
         "puzzles",

@@ -52,33 +52,37 @@
 //!   dependency chain); trying the digit with more places first (fewer guesses on the unique
 //!   sets, slower on serg).
 
+use super::simd::SimdPath;
 use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, PERM9, SHRINK, SINGLE9};
 use super::Tally;
 use crate::grid::{Grid, CELLS};
 
 const STACK_UPDATES: bool = true;
 
-/// Apply the permutation filter to each stack of `x`, the digit's columns per band
-/// (bit `band * 9 + column`).
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline(always)]
-fn stack_filter(x: u32) -> u32 {
-    use std::arch::x86_64::{_pdep_u32, _pext_u32};
-    const M: [u32; 3] = [0o007007007, 0o070070070, 0o700700700];
-    let mut allowed = 0;
-    for m in M {
-        // SAFETY: this function is only compiled when BMI2 is enabled for the whole build.
-        unsafe {
-            allowed |= _pdep_u32(PERM9[_pext_u32(x, m) as usize], m);
-        }
-    }
-    allowed
+/// An instruction-set path: the hot loop is compiled once per path, inside a function that
+/// enables the path's CPU features, and [`solve`] calls the copy [`SimdPath::active`] names.
+///
+/// # Safety
+/// Implementations may use CPU features beyond the build target: their functions may only be
+/// called when [`SimdPath::supported`] holds for the path they compile.
+pub(super) unsafe trait Isa {
+    /// Apply the permutation filter to each stack of `x`, the digit's columns per band
+    /// (bit `band * 9 + column`).
+    ///
+    /// # Safety
+    /// The CPU supports [`Isa::PATH`].
+    unsafe fn stack_filter(x: u32) -> u32;
+
+    /// The search, compiled for this path.
+    ///
+    /// # Safety
+    /// The CPU supports [`Isa::PATH`].
+    unsafe fn search<const CAREFUL: bool>(st: State, tally: &mut Tally);
 }
 
-/// Portable version of the stack filter (shifts instead of PEXT/PDEP).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+/// Portable stack filter (shifts instead of PEXT/PDEP).
 #[inline(always)]
-fn stack_filter(x: u32) -> u32 {
+fn stack_filter_portable(x: u32) -> u32 {
     let mut allowed = 0;
     for k in 0..3 {
         let m = (x >> (3 * k)) & 0o7007007;
@@ -89,6 +93,81 @@ fn stack_filter(x: u32) -> u32 {
     allowed
 }
 
+/// Stack filter with PEXT/PDEP: gather each stack's 9 bits, look up, scatter back.
+///
+/// # Safety
+/// The CPU supports BMI2. Inlined into the `#[target_feature]` search copies, so the
+/// intrinsics become single instructions there.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn stack_filter_bmi2(x: u32) -> u32 {
+    use std::arch::x86_64::{_pdep_u32, _pext_u32};
+    const M: [u32; 3] = [0o007007007, 0o070070070, 0o700700700];
+    let mut allowed = 0;
+    for m in M {
+        allowed |= _pdep_u32(PERM9[_pext_u32(x, m) as usize], m);
+    }
+    allowed
+}
+
+/// The build target's own instructions.
+pub(super) struct Portable;
+
+// SAFETY: uses nothing beyond the build target.
+unsafe impl Isa for Portable {
+    #[inline(always)]
+    unsafe fn stack_filter(x: u32) -> u32 {
+        stack_filter_portable(x)
+    }
+    #[inline]
+    unsafe fn search<const CAREFUL: bool>(st: State, tally: &mut Tally) {
+        search_body::<Portable, CAREFUL>(st, tally);
+    }
+}
+
+/// Declares an x86-64 path: a marker type whose search is a copy of [`search_body`] compiled
+/// with `$features` enabled.
+macro_rules! x86_path {
+    ($name:ident, $search:ident, $filter:ident, $features:literal) => {
+        #[doc = concat!("The `", $features, "` path.")]
+        #[cfg(target_arch = "x86_64")]
+        pub(super) struct $name;
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $search<const CAREFUL: bool>(st: State, tally: &mut Tally) {
+            search_body::<$name, CAREFUL>(st, tally);
+        }
+
+        // SAFETY: the features are used only inside `$search` and `stack_filter_bmi2`, whose
+        // callers promise (via this trait's contract) that the CPU has them.
+        #[cfg(target_arch = "x86_64")]
+        unsafe impl Isa for $name {
+            #[inline(always)]
+            unsafe fn stack_filter(x: u32) -> u32 {
+                $filter(x)
+            }
+            #[inline(always)]
+            unsafe fn search<const CAREFUL: bool>(st: State, tally: &mut Tally) {
+                $search::<CAREFUL>(st, tally);
+            }
+        }
+    };
+}
+
+x86_path!(
+    Avx2,
+    search_avx2,
+    stack_filter_portable,
+    "bmi1,popcnt,lzcnt,avx,avx2"
+);
+x86_path!(
+    Bmi2,
+    search_bmi2,
+    stack_filter_bmi2,
+    "bmi1,bmi2,popcnt,lzcnt,avx,avx2"
+);
+
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
@@ -97,7 +176,7 @@ struct Contradiction;
 
 /// The whole search state; `Copy`, so a branch is a plain copy.
 #[derive(Clone, Copy)]
-struct State {
+pub(super) struct State {
     cand: [u32; 27],
     prev: [u32; 27],
     unsolved: [u32; 3],
@@ -199,12 +278,15 @@ impl State {
     /// Stack update of digit `d`: the column-direction twin of the band update. In each stack
     /// the digit's 9 *mini-columns* (band × column) form a permutation matrix too; filtering
     /// them finds hidden singles in columns and column-box reductions. True if a word changed.
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[inline(always)]
-    fn stack_update(&mut self, d: usize) -> bool {
+    unsafe fn stack_update<P: Isa>(&mut self, d: usize) -> bool {
         let w = &mut self.cand[d * 3..d * 3 + 3];
         let cols = |a: u32| (a | a >> 9 | a >> 18) & 0x1FF;
         let x = cols(w[0]) | cols(w[1]) << 9 | cols(w[2]) << 18;
-        let allowed = stack_filter(x);
+        let allowed = P::stack_filter(x);
         if allowed == x {
             return false;
         }
@@ -216,7 +298,7 @@ impl State {
     }
 
     /// Band updates to a fixed point.
-    #[inline]
+    #[inline(always)]
     fn update_all(&mut self) -> Result<u32, Contradiction> {
         // Digits whose words were updated (for the stack updates).
         let mut dirty = 0u32;
@@ -259,7 +341,7 @@ impl State {
 
     /// Place every naked single; true if any was found. Also notes the first bivalue cell
     /// seen (valid for branching when no single was found).
-    #[inline]
+    #[inline(always)]
     fn naked_singles(&mut self, bivalue: &mut Option<(usize, u32)>) -> Result<bool, Contradiction> {
         let mut any = false;
         for band in 0..3 {
@@ -293,8 +375,11 @@ impl State {
 
     /// Propagate to a fixed point of band updates and naked singles. Returns the first
     /// bivalue cell of the final state, if it has one (and is not solved).
-    #[inline]
-    fn propagate(&mut self) -> Result<Option<(usize, u32)>, Contradiction> {
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
+    #[inline(always)]
+    unsafe fn propagate<P: Isa>(&mut self) -> Result<Option<(usize, u32)>, Contradiction> {
         // Cheap rules first: the stack updates (the costliest) run only when band updates
         // and naked singles are exhausted, on the digits changed since they last ran.
         let mut dirty = 0u32;
@@ -311,7 +396,7 @@ impl State {
                 while dirty != 0 {
                     let d = dirty.trailing_zeros() as usize;
                     dirty &= dirty - 1;
-                    self.stack_update(d);
+                    self.stack_update::<P>(d);
                 }
                 if self.changed_words() != 0 {
                     continue;
@@ -366,10 +451,14 @@ impl State {
 }
 
 /// Depth-first search from `st`, counting into `tally`. `CAREFUL` adds failed-literal
-/// probing at every node (see [`solve`]).
-fn search<const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
+/// probing at every node (see [`solve`]). Inlined into each path's `#[target_feature]` copy.
+///
+/// # Safety
+/// The CPU supports `P`'s path.
+#[inline(always)]
+unsafe fn search_body<P: Isa, const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
     loop {
-        let Ok(bivalue) = st.propagate() else {
+        let Ok(bivalue) = st.propagate::<P>() else {
             return;
         };
         if st.is_solved() {
@@ -377,7 +466,7 @@ fn search<const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
             return;
         }
         let (band, bit) = if CAREFUL {
-            match st.probe(tally) {
+            match st.probe::<P>(tally) {
                 Err(Contradiction) => return,
                 Ok(Probed::Changed) => continue,
                 Ok(Probed::Stable(b)) => b.unwrap_or_else(|| st.fallback_cell()),
@@ -400,7 +489,7 @@ fn search<const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
             tally.guesses += 1;
             tally.nodes += 1;
             tally.work += 1;
-            search::<CAREFUL>(child, tally);
+            P::search::<CAREFUL>(child, tally);
             if tally.done() {
                 return;
             }
@@ -425,8 +514,11 @@ impl State {
     /// Failed-literal probing: try every candidate of every unsolved cell on a copy and
     /// propagate; a candidate that leads to a contradiction is removed. Finds what the
     /// per-digit filters cannot see, such as three digits confined to two cells of a row.
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[cold]
-    fn probe(&mut self, tally: &mut Tally) -> Result<Probed, Contradiction> {
+    unsafe fn probe<P: Isa>(&mut self, tally: &mut Tally) -> Result<Probed, Contradiction> {
         let mut changed = false;
         let mut bivalue = None;
         for band in 0..3 {
@@ -442,7 +534,7 @@ impl State {
                     let mut child = *self;
                     child.assign(band, bit, d);
                     tally.work += 1;
-                    if child.propagate().is_err() {
+                    if child.propagate::<P>().is_err() {
                         self.cand[d * 3 + band] &= !bit;
                         changed = true;
                     } else {
@@ -478,6 +570,12 @@ pub(super) const FIRST_BUDGET: u64 = 1 << 16;
 /// growing fourfold, so the answer costs at most a small factor more than the better of the
 /// two strategies would. Counts (`nodes`, `guesses`) add up every attempt.
 pub(super) fn solve(grid: &Grid, limit: u32) -> Option<super::Outcome> {
+    solve_on(SimdPath::active(), grid, limit)
+}
+
+/// [`solve`] on the given path, which the CPU must support (tests run every path this way).
+pub(super) fn solve_on(path: SimdPath, grid: &Grid, limit: u32) -> Option<super::Outcome> {
+    assert!(path.supported(), "the CPU cannot run the {path} path");
     let start = State::new(grid)?;
     let (mut nodes, mut guesses) = (0, 0);
     let mut budget = FIRST_BUDGET;
@@ -485,9 +583,9 @@ pub(super) fn solve(grid: &Grid, limit: u32) -> Option<super::Outcome> {
         let mut tally = Tally::new(limit);
         tally.budget = budget;
         if attempt % 2 == 0 {
-            search::<false>(start, &mut tally);
+            run::<false>(path, start, &mut tally);
         } else {
-            search::<true>(start, &mut tally);
+            run::<true>(path, start, &mut tally);
             budget = budget.saturating_mul(4);
         }
         nodes += tally.nodes;
@@ -499,4 +597,19 @@ pub(super) fn solve(grid: &Grid, limit: u32) -> Option<super::Outcome> {
         }
     }
     unreachable!("the budget grows until a search finishes")
+}
+
+/// Run the search copy of `path` (checked by [`solve_on`]: the CPU supports it).
+#[inline]
+fn run<const CAREFUL: bool>(path: SimdPath, st: State, tally: &mut Tally) {
+    // SAFETY: `solve_on` checked that the CPU has the path's features.
+    unsafe {
+        match path {
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Bmi2 => Bmi2::search::<CAREFUL>(st, tally),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => Avx2::search::<CAREFUL>(st, tally),
+            _ => Portable::search::<CAREFUL>(st, tally),
+        }
+    }
 }

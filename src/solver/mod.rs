@@ -12,6 +12,7 @@
 
 mod baseline;
 mod fast;
+pub mod simd;
 mod tables;
 
 use std::fmt;

@@ -263,8 +263,38 @@ fn counting_past_the_restart_budget_still_counts() {
     assert!(out.solution.unwrap().is_complete_valid());
 }
 
+/// Every instruction-set path this CPU supports gives the same outcome, counts included.
+fn paths_agree(puzzle: &Grid, limit: u32) {
+    use super::simd::SimdPath;
+    let portable = super::fast::solve_on(SimdPath::Portable, puzzle, limit);
+    for path in SimdPath::ALL.into_iter().filter(|p| p.supported()) {
+        let other = super::fast::solve_on(path, puzzle, limit);
+        assert_eq!(other, portable, "{path} path on {puzzle}");
+    }
+}
+
+#[test]
+fn simd_paths_agree_on_hard_and_odd_grids() {
+    for line in [LEETCODE, SEVENTEEN, NORVIG_IMPOSSIBLE] {
+        for limit in [1, 2, 5] {
+            paths_agree(&grid(line), limit);
+        }
+    }
+    paths_agree(&Grid::EMPTY, 300);
+    // The fuzz-found grid crosses a restart, so both search modes run on each path.
+    paths_agree(
+        &grid(".8........21..................345...6..............345...69.....................1"),
+        2,
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn simd_paths_agree(p in puzzle()) {
+        paths_agree(&p, 2);
+    }
 
     #[test]
     fn solutions_keep_clues_and_obey_rules(p in puzzle()) {
