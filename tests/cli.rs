@@ -496,6 +496,7 @@ fn bench_json_has_the_documented_keys() {
         "usec_per_puzzle",
         "no_guess_pct",
         "guesses_per_puzzle",
+        "branch_points_per_puzzle",
         "nodes_per_puzzle",
     ] {
         assert!(rows.iter().all(|r| !r[key].is_null()), "missing {key}");
