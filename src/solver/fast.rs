@@ -39,8 +39,8 @@
 //!   - `BANDS` (the idea of T. Dillon's tdoku, on our digit planes): a digit's 9 mini-rows in a
 //!     band can be true in 6 *configurations* (a permutation of the 3 boxes over the 3 rows;
 //!     `CONFIGS[occupancy]` lists those still possible). Take the band with the fewest
-//!     configurations summed over its digits (among bands where some digit has 2 or more;
-//!     ties: fewer candidate cells), and there the digit with the fewest configurations
+//!     configurations summed over its digits that have 2 or more (ties: fewer candidate
+//!     cells), and there the digit with the fewest configurations
 //!     (ties: fewer candidate cells, then the lower digit); each child keeps one
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
@@ -67,6 +67,14 @@
 //!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
 //!   `HYBRID`: serg as `JCZ` (0.24 s), hard sets 0.88 s and 0.56 s (88.5 branch points on
 //!   11+). Switching after 2 or 4 branch points instead of 8: 11+ 0.87 s, serg 0.26 s.
+//!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
+//!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
+//! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
+//!   forced in, 3 forced digits ban the others; tdoku's cardinality constraint) at every
+//!   fixed point: 79.6 → 72.3 branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s
+//!   runs): its per-node cost exceeds what the smaller tree saves.
+//! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
+//!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
 //! - lost: branching on a bivalue cell first and on band configurations only when there is
 //!   none (95.8 branch points on shuffled 11+, serg still 8% slower); the same, except that
 //!   a digit with exactly two configurations goes before a bivalue cell (no better on serg).
@@ -463,7 +471,7 @@ impl State {
     }
 
     /// Band-configuration branching: of the bands where some digit still has two or more
-    /// configurations, the one with the fewest configurations over all digits (ties: fewer
+    /// configurations, the one with the fewest configurations over those digits (ties: fewer
     /// candidate cells), and there the digit with the fewest configurations (ties: fewer
     /// candidate cells, then the lower digit). Returns the digit's word and its configuration
     /// set. Counting configurations does not depend on the order of cells, so the choice
@@ -481,9 +489,11 @@ impl State {
                     | usize::from(SHRINK[(w >> 18) as usize]) << 6;
                 let set = CONFIGS[occ];
                 sets[d * 3 + band] = set;
-                total += set.count_ones();
+                let more = set & set.wrapping_sub(1) != 0;
+                // Digits with one configuration left add nothing to choose from.
+                total += if more { set.count_ones() } else { 0 };
                 cells += w.count_ones();
-                open |= set & set.wrapping_sub(1) != 0;
+                open |= more;
             }
             let key = total << 8 | cells;
             if open && key < best.0 {
