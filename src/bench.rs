@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::Grid;
+use crate::solver::simd::SimdPath;
 use crate::solver::{Algorithm, Limits, Status};
 use crate::stats::RunStats;
 
@@ -35,6 +36,8 @@ pub struct BenchResult {
     pub dataset: String,
     /// Algorithm name.
     pub algorithm: Algorithm,
+    /// The solver's instruction-set path in this process (see [`SimdPath`]).
+    pub simd: SimdPath,
     /// Worker threads.
     pub threads: usize,
     /// Solution limit.
@@ -53,8 +56,10 @@ pub struct BenchResult {
     pub usec_per_puzzle: f64,
     /// Percentage of puzzles solved without a guess.
     pub no_guess_pct: f64,
-    /// Mean guesses per puzzle.
+    /// Mean guesses per puzzle (every alternative tried at a branch point).
     pub guesses_per_puzzle: f64,
+    /// Mean branch points per puzzle (tdoku's "guesses/puzzle" counts these).
+    pub branch_points_per_puzzle: f64,
     /// Mean search nodes per puzzle.
     pub nodes_per_puzzle: f64,
     /// Status counts of the timed puzzles.
@@ -162,6 +167,7 @@ pub fn run(
         Ok(BenchResult {
             dataset: dataset.to_string(),
             algorithm: cfg.algorithm,
+            simd: SimdPath::active(),
             threads: cfg.threads,
             limit: cfg.limit,
             puzzles: done,
@@ -172,6 +178,7 @@ pub fn run(
             usec_per_puzzle: if done == 0 { f64::INFINITY } else { 1e6 / rate },
             no_guess_pct: stats.no_guess_pct(),
             guesses_per_puzzle: stats.guesses_per_puzzle(),
+            branch_points_per_puzzle: stats.branch_points_per_puzzle(),
             nodes_per_puzzle: stats.nodes_per_puzzle(),
             stats,
         })

@@ -14,8 +14,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let long_version = format!(
-        "{}\nCPU features: {}",
+        "{}\nsolver SIMD path: {} (chosen at run time; {}=portable|avx2|bmi2|auto)\ncompiled for CPU features: {}",
         env!("CARGO_PKG_VERSION"),
+        sudoku_batch::solver::simd::SimdPath::active(),
+        sudoku_batch::solver::simd::ENV_VAR,
         cli::cpu_features()
     );
     let matches = cli::Cli::command()

@@ -25,6 +25,8 @@ pub struct RunStats {
     pub aborted: u64,
     /// Guesses summed over searched records.
     pub guesses: u64,
+    /// Branch points summed over searched records.
+    pub branch_points: u64,
     /// Nodes summed over searched records.
     pub nodes: u64,
     /// The most guesses one record needed.
@@ -51,6 +53,7 @@ impl RunStats {
             return;
         }
         self.guesses += outcome.guesses;
+        self.branch_points += outcome.branch_points;
         self.nodes += outcome.nodes;
         self.max_guesses = self.max_guesses.max(outcome.guesses);
         self.max_nodes = self.max_nodes.max(outcome.nodes);
@@ -76,6 +79,11 @@ impl RunStats {
     /// Mean guesses per searched record.
     pub fn guesses_per_puzzle(&self) -> f64 {
         ratio(self.guesses, self.searched())
+    }
+
+    /// Mean branch points per searched record (tdoku's "guesses per puzzle").
+    pub fn branch_points_per_puzzle(&self) -> f64 {
+        ratio(self.branch_points, self.searched())
     }
 
     /// Mean nodes per searched record.
@@ -107,6 +115,7 @@ impl AddAssign for RunStats {
         self.malformed += o.malformed;
         self.aborted += o.aborted;
         self.guesses += o.guesses;
+        self.branch_points += o.branch_points;
         self.nodes += o.nodes;
         self.max_guesses = self.max_guesses.max(o.max_guesses);
         self.max_nodes = self.max_nodes.max(o.max_nodes);

@@ -432,6 +432,12 @@ fn version_names_cpu_features() {
         .success()
         .stdout(predicate::str::contains("sudoku-batch"));
     bin()
+        .arg("--version")
+        .env("SUDOKU_BATCH_SIMD", "portable")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("solver SIMD path: portable"));
+    bin()
         .arg("--help")
         .assert()
         .success()
@@ -461,6 +467,7 @@ fn bench_json_has_the_documented_keys() {
     for key in [
         "dataset",
         "algorithm",
+        "simd",
         "threads",
         "limit",
         "puzzles",
@@ -469,6 +476,7 @@ fn bench_json_has_the_documented_keys() {
         "usec_per_puzzle",
         "no_guess_pct",
         "guesses_per_puzzle",
+        "branch_points_per_puzzle",
         "nodes_per_puzzle",
     ] {
         assert!(rows.iter().all(|r| !r[key].is_null()), "missing {key}");

@@ -93,6 +93,18 @@ fn check_file(dir: &Path, name: &str, rows: usize, multiple: bool, sample: Optio
                 "{at}: differs from the published solution"
             );
         }
+        // The other branching rules agree (on unique puzzles, to the byte).
+        for alg in [Algorithm::Bands, Algorithm::Jcz] {
+            let other = alg.solve(puzzle, &Limits::solutions(2));
+            assert_eq!(
+                (other.status, other.solutions),
+                (out.status, out.solutions),
+                "{at} {alg}"
+            );
+            if !multiple {
+                assert_eq!(other.solution, out.solution, "{at} {alg}");
+            }
+        }
         // Limit 1 finds a valid solution too (the same one on unique puzzles).
         let first = solve_with_limit(puzzle, 1);
         assert_eq!(first.status, Status::Solved, "{at}");

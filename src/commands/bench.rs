@@ -64,7 +64,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
 
 fn header() -> String {
     format!(
-        "{:<36} {:<6} {:>3} {:>3} {:>10} {:>12} {:>10} {:>9} {:>10} {:>12}",
+        "{:<36} {:<6} {:>3} {:>3} {:>10} {:>12} {:>10} {:>9} {:>10} {:>9} {:>12}",
         "dataset",
         "algo",
         "thr",
@@ -74,6 +74,7 @@ fn header() -> String {
         "µs/puzzle",
         "no_guess%",
         "guesses/p",
+        "branch/p",
         "nodes/p"
     )
 }
@@ -85,7 +86,7 @@ fn row(r: &BenchResult) -> String {
         format!("{}/{}*", r.puzzles, r.dataset_puzzles)
     };
     format!(
-        "{:<36} {:<6} {:>3} {:>3} {:>10} {:>12.1} {:>10.3} {:>9.1} {:>10.2} {:>12.1}",
+        "{:<36} {:<6} {:>3} {:>3} {:>10} {:>12.1} {:>10.3} {:>9.1} {:>10.2} {:>9.2} {:>12.1}",
         r.dataset,
         r.algorithm.name(),
         r.threads,
@@ -95,6 +96,7 @@ fn row(r: &BenchResult) -> String {
         r.usec_per_puzzle,
         r.no_guess_pct,
         r.guesses_per_puzzle,
+        r.branch_points_per_puzzle,
         r.nodes_per_puzzle
     )
 }

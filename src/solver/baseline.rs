@@ -8,7 +8,7 @@
 //!   (ties: the first in row-major order), and recurse on each of them. No other propagation.
 //!
 //! A recursive call is a node (the root included); a call made for a cell that allowed more
-//! than one digit is a guess. The stop flag is polled every 4,096 nodes.
+//! than one digit is a guess, and such a cell is a branch point. The stop flag is polled every 4,096 nodes.
 
 use super::{Limits, Outcome, Tally};
 use crate::grid::{Grid, CELLS};
@@ -84,6 +84,7 @@ impl Run<'_, '_> {
     #[inline]
     fn branch(&mut self, cell: usize, digits: u16, next: fn(&mut Self)) {
         let guess = digits.count_ones() > 1;
+        self.tally.branch_points += u64::from(guess);
         let mut rest = digits;
         while rest != 0 {
             let v = rest.trailing_zeros() as u8 + 1;

@@ -1,4 +1,6 @@
-//! The fast solver: digit planes split into band words, in the style of JCZSolve.
+//! The bitboard solver: digit planes split into band words, in the style of JCZSolve, with
+//! three branching rules (JCZSolve's first bivalue cell, tdoku-style band configurations, and
+//! a hybrid of the two).
 //!
 //! ```text
 //!  grid rows          band word for one digit (u32, 27 live bits)
@@ -30,21 +32,53 @@
 //! - **stack update**, when both of the above are exhausted, for the digits they changed: the
 //!   column-direction twin of the band update (mini-columns of a stack form a permutation
 //!   matrix too: hidden singles in columns, column-box reductions). PEXT/PDEP with BMI2.
-//! - **branching**: on the first bivalue cell, else on the first unsolved cell of each band
-//!   with the fewest candidates (JCZSolve's rule). Candidates are tried in increasing digit
-//!   order; every alternative but the last runs on a copy of the state (228 bytes, on the
-//!   call stack: depth ≤ 81), the last one continues in place.
+//! - **branching**, by one of three rules (the `RULE` parameter; `--algorithm jcz|bands|fast`):
+//!   - `JCZ`: on the first bivalue cell, else on the first unsolved cell of each band with the
+//!     fewest candidates (JCZSolve's rule). Candidates are tried in increasing digit order.
+//!     "First" depends on the cell order, so the tree's size depends on the orientation.
+//!   - `BANDS` (the idea of T. Dillon's tdoku, on our digit planes): a digit's 9 mini-rows in a
+//!     band can be true in 6 *configurations* (a permutation of the 3 boxes over the 3 rows;
+//!     `CONFIGS[occupancy]` lists those still possible). Take the band with the fewest
+//!     configurations summed over its digits that have 2 or more (ties: fewer candidate
+//!     cells), and there the digit with the fewest configurations
+//!     (ties: fewer candidate cells, then the lower digit); each child keeps one
+//!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
+//!     does not depend on cell order, so the choice is robust to orientation. When every
+//!     digit's configuration is fixed, cells as in `JCZ`.
+//!   - `HYBRID` (the default): `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!
+//!   Every alternative but the last runs on a copy of the state (228 bytes, on the call stack:
+//!   depth ≤ 81), the last one continues in place.
 //! - **restarts** (robustness, never reached by the public puzzle sets): past a work budget
 //!   the search restarts in a careful mode with failed-literal probing at every node, and the
 //!   two modes alternate with a growing budget (see [`solve`]). Found by fuzzing: a grid
 //!   whose row had three digits left for two cells took 7.4 million guesses without it.
 //!
 //! Measured (side by side with the `sudoku` crate, see README):
-//! - kept: the stack update run last (13-37% fewer guesses on the hard sets; run eagerly after
+//! - kept (before 2026-11-30): the stack update run last (13-37% fewer guesses on the hard sets; run eagerly after
 //!   every band fixed point it cost more than it saved); unconditional elimination of placed
 //!   cells (a branch there mispredicts); full peer elimination when placing a given or a
 //!   single; iterating givens as set bits and detecting conflicting givens while placing them.
-//! - lost: a global minimum-candidates cell when no bivalue cell exists (241 vs 174
+//! - kept (2026-11-30, `solve --limit 2 --threads 1` user CPU time, median of 3, on shuffled
+//!   copies `shuffle --seed 7`; branch points per puzzle from `bench`): band-configuration
+//!   branching. forum_hardest_1905_11+ (first 10,000): 1.10 s → 0.82 s, 145.7 → 79.6 branch
+//!   points (tdoku: 65); forum_hardest_1106 (×10): 0.77 s → 0.51 s, 282.8 → 132.5 (tdoku:
+//!   113); magictour top1465: 17.7 → 12.8; 17-clue 1.30 → 0.78. But puzzles7_serg_benchmark
+//!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
+//!   `HYBRID`: serg as `JCZ` (0.24 s), hard sets 0.88 s and 0.56 s (88.5 branch points on
+//!   11+). Switching after 2 or 4 branch points instead of 8: 11+ 0.87 s, serg 0.26 s.
+//!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
+//!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
+//! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
+//!   forced in, 3 forced digits ban the others; tdoku's cardinality constraint) at every
+//!   fixed point: 79.6 → 72.3 branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s
+//!   runs): its per-node cost exceeds what the smaller tree saves.
+//! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
+//!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
+//! - lost: branching on a bivalue cell first and on band configurations only when there is
+//!   none (95.8 branch points on shuffled 11+, serg still 8% slower); the same, except that
+//!   a digit with exactly two configurations goes before a bivalue cell (no better on serg).
+//! - lost (before 2026-11-30): a global minimum-candidates cell when no bivalue cell exists (241 vs 174
 //!   guesses/puzzle on forum_hardest_1106); scoring bivalue cells by the candidates of their
 //!   digits (19% fewer guesses, slower overall); probing the fallback cells with propagation
 //!   (lookahead); branching on a digit with two places in a row; a pending-word bitmask
@@ -52,33 +86,39 @@
 //!   dependency chain); trying the digit with more places first (fewer guesses on the unique
 //!   sets, slower on serg).
 
-use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, PERM9, SHRINK, SINGLE9};
+use super::simd::SimdPath;
+use super::tables::{
+    BAND, COMPLEX, CONFIGS, CONFIG_CELLS, KEEP_OTHER, PEERS_IN_BAND, PERM9, SHRINK, SINGLE9,
+};
 use super::Tally;
 use crate::grid::{Grid, CELLS};
 
 const STACK_UPDATES: bool = true;
 
-/// Apply the permutation filter to each stack of `x`, the digit's columns per band
-/// (bit `band * 9 + column`).
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline(always)]
-fn stack_filter(x: u32) -> u32 {
-    use std::arch::x86_64::{_pdep_u32, _pext_u32};
-    const M: [u32; 3] = [0o007007007, 0o070070070, 0o700700700];
-    let mut allowed = 0;
-    for m in M {
-        // SAFETY: this function is only compiled when BMI2 is enabled for the whole build.
-        unsafe {
-            allowed |= _pdep_u32(PERM9[_pext_u32(x, m) as usize], m);
-        }
-    }
-    allowed
+/// An instruction-set path: the hot loop is compiled once per path, inside a function that
+/// enables the path's CPU features, and [`solve`] calls the copy [`SimdPath::active`] names.
+///
+/// # Safety
+/// Implementations may use CPU features beyond the build target: their functions may only be
+/// called when [`SimdPath::supported`] holds for the path they compile.
+pub(super) unsafe trait Isa {
+    /// Apply the permutation filter to each stack of `x`, the digit's columns per band
+    /// (bit `band * 9 + column`).
+    ///
+    /// # Safety
+    /// The CPU supports [`Isa::PATH`].
+    unsafe fn stack_filter(x: u32) -> u32;
+
+    /// The search, compiled for this path.
+    ///
+    /// # Safety
+    /// The CPU supports [`Isa::PATH`].
+    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally);
 }
 
-/// Portable version of the stack filter (shifts instead of PEXT/PDEP).
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+/// Portable stack filter (shifts instead of PEXT/PDEP).
 #[inline(always)]
-fn stack_filter(x: u32) -> u32 {
+fn stack_filter_portable(x: u32) -> u32 {
     let mut allowed = 0;
     for k in 0..3 {
         let m = (x >> (3 * k)) & 0o7007007;
@@ -89,6 +129,81 @@ fn stack_filter(x: u32) -> u32 {
     allowed
 }
 
+/// Stack filter with PEXT/PDEP: gather each stack's 9 bits, look up, scatter back.
+///
+/// # Safety
+/// The CPU supports BMI2. Inlined into the `#[target_feature]` search copies, so the
+/// intrinsics become single instructions there.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn stack_filter_bmi2(x: u32) -> u32 {
+    use std::arch::x86_64::{_pdep_u32, _pext_u32};
+    const M: [u32; 3] = [0o007007007, 0o070070070, 0o700700700];
+    let mut allowed = 0;
+    for m in M {
+        allowed |= _pdep_u32(PERM9[_pext_u32(x, m) as usize], m);
+    }
+    allowed
+}
+
+/// The build target's own instructions.
+pub(super) struct Portable;
+
+// SAFETY: uses nothing beyond the build target.
+unsafe impl Isa for Portable {
+    #[inline(always)]
+    unsafe fn stack_filter(x: u32) -> u32 {
+        stack_filter_portable(x)
+    }
+    #[inline]
+    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
+        search_body::<Portable, CAREFUL, RULE>(st, tally);
+    }
+}
+
+/// Declares an x86-64 path: a marker type whose search is a copy of [`search_body`] compiled
+/// with `$features` enabled.
+macro_rules! x86_path {
+    ($name:ident, $search:ident, $filter:ident, $features:literal) => {
+        #[doc = concat!("The `", $features, "` path.")]
+        #[cfg(target_arch = "x86_64")]
+        pub(super) struct $name;
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
+            search_body::<$name, CAREFUL, RULE>(st, tally);
+        }
+
+        // SAFETY: the features are used only inside `$search` and `stack_filter_bmi2`, whose
+        // callers promise (via this trait's contract) that the CPU has them.
+        #[cfg(target_arch = "x86_64")]
+        unsafe impl Isa for $name {
+            #[inline(always)]
+            unsafe fn stack_filter(x: u32) -> u32 {
+                $filter(x)
+            }
+            #[inline(always)]
+            unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
+                $search::<CAREFUL, RULE>(st, tally);
+            }
+        }
+    };
+}
+
+x86_path!(
+    Avx2,
+    search_avx2,
+    stack_filter_portable,
+    "bmi1,popcnt,lzcnt,avx,avx2"
+);
+x86_path!(
+    Bmi2,
+    search_bmi2,
+    stack_filter_bmi2,
+    "bmi1,bmi2,popcnt,lzcnt,avx,avx2"
+);
+
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
@@ -97,7 +212,7 @@ struct Contradiction;
 
 /// The whole search state; `Copy`, so a branch is a plain copy.
 #[derive(Clone, Copy)]
-struct State {
+pub(super) struct State {
     cand: [u32; 27],
     prev: [u32; 27],
     unsolved: [u32; 3],
@@ -199,12 +314,15 @@ impl State {
     /// Stack update of digit `d`: the column-direction twin of the band update. In each stack
     /// the digit's 9 *mini-columns* (band × column) form a permutation matrix too; filtering
     /// them finds hidden singles in columns and column-box reductions. True if a word changed.
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[inline(always)]
-    fn stack_update(&mut self, d: usize) -> bool {
+    unsafe fn stack_update<P: Isa>(&mut self, d: usize) -> bool {
         let w = &mut self.cand[d * 3..d * 3 + 3];
         let cols = |a: u32| (a | a >> 9 | a >> 18) & 0x1FF;
         let x = cols(w[0]) | cols(w[1]) << 9 | cols(w[2]) << 18;
-        let allowed = stack_filter(x);
+        let allowed = P::stack_filter(x);
         if allowed == x {
             return false;
         }
@@ -216,7 +334,7 @@ impl State {
     }
 
     /// Band updates to a fixed point.
-    #[inline]
+    #[inline(always)]
     fn update_all(&mut self) -> Result<u32, Contradiction> {
         // Digits whose words were updated (for the stack updates).
         let mut dirty = 0u32;
@@ -259,7 +377,7 @@ impl State {
 
     /// Place every naked single; true if any was found. Also notes the first bivalue cell
     /// seen (valid for branching when no single was found).
-    #[inline]
+    #[inline(always)]
     fn naked_singles(&mut self, bivalue: &mut Option<(usize, u32)>) -> Result<bool, Contradiction> {
         let mut any = false;
         for band in 0..3 {
@@ -293,8 +411,11 @@ impl State {
 
     /// Propagate to a fixed point of band updates and naked singles. Returns the first
     /// bivalue cell of the final state, if it has one (and is not solved).
-    #[inline]
-    fn propagate(&mut self) -> Result<Option<(usize, u32)>, Contradiction> {
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
+    #[inline(always)]
+    unsafe fn propagate<P: Isa>(&mut self) -> Result<Option<(usize, u32)>, Contradiction> {
         // Cheap rules first: the stack updates (the costliest) run only when band updates
         // and naked singles are exhausted, on the digits changed since they last ran.
         let mut dirty = 0u32;
@@ -311,7 +432,7 @@ impl State {
                 while dirty != 0 {
                     let d = dirty.trailing_zeros() as usize;
                     dirty &= dirty - 1;
-                    self.stack_update(d);
+                    self.stack_update::<P>(d);
                 }
                 if self.changed_words() != 0 {
                     continue;
@@ -349,6 +470,51 @@ impl State {
         (best.0, best.1)
     }
 
+    /// Band-configuration branching: of the bands where some digit still has two or more
+    /// configurations, the one with the fewest configurations over those digits (ties: fewer
+    /// candidate cells), and there the digit with the fewest configurations (ties: fewer
+    /// candidate cells, then the lower digit). Returns the digit's word and its configuration
+    /// set. Counting configurations does not depend on the order of cells, so the choice
+    /// barely moves when the puzzle is rotated or shuffled.
+    #[inline(always)]
+    fn band_choice(&self) -> Option<(usize, u32)> {
+        let mut sets = [0u8; 27];
+        let mut best = (u32::MAX, 0);
+        for band in 0..3 {
+            let (mut total, mut cells, mut open) = (0, 0, false);
+            for d in 0..9 {
+                let w = self.cand[d * 3 + band];
+                let occ = usize::from(SHRINK[(w & 0x1FF) as usize])
+                    | usize::from(SHRINK[((w >> 9) & 0x1FF) as usize]) << 3
+                    | usize::from(SHRINK[(w >> 18) as usize]) << 6;
+                let set = CONFIGS[occ];
+                sets[d * 3 + band] = set;
+                let more = set & set.wrapping_sub(1) != 0;
+                // Digits with one configuration left add nothing to choose from.
+                total += if more { set.count_ones() } else { 0 };
+                cells += w.count_ones();
+                open |= more;
+            }
+            let key = total << 8 | cells;
+            if open && key < best.0 {
+                best = (key, band);
+            }
+        }
+        if best.0 == u32::MAX {
+            return None;
+        }
+        let band = best.1;
+        let mut pick = (u32::MAX, 0);
+        for d in 0..9 {
+            let set = sets[d * 3 + band];
+            let key = set.count_ones() << 8 | self.cand[d * 3 + band].count_ones();
+            if set & set.wrapping_sub(1) != 0 && key < pick.0 {
+                pick = (key, d * 3 + band);
+            }
+        }
+        Some((pick.1, u32::from(sets[pick.1])))
+    }
+
     /// The grid of a solved state.
     fn solution(&self) -> Grid {
         let mut cells = [0u8; CELLS];
@@ -366,18 +532,51 @@ impl State {
 }
 
 /// Depth-first search from `st`, counting into `tally`. `CAREFUL` adds failed-literal
-/// probing at every node (see [`solve`]).
-fn search<const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
+/// probing at every node (see [`solve`]). Inlined into each path's `#[target_feature]` copy.
+///
+/// # Safety
+/// The CPU supports `P`'s path.
+#[inline(always)]
+unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
+    mut st: State,
+    tally: &mut Tally,
+) {
     loop {
-        let Ok(bivalue) = st.propagate() else {
+        let Ok(bivalue) = st.propagate::<P>() else {
             return;
         };
         if st.is_solved() {
             tally.found(|| st.solution());
             return;
         }
+        if !CAREFUL && RULE != JCZ {
+            let bands = RULE == BANDS || tally.branch_points >= HYBRID_AFTER;
+            let choice = if bands { st.band_choice() } else { None };
+            if let Some((i, mut configs)) = choice {
+                tally.branch_points += 1;
+                // Every configuration but the last on a copy; the last continues in place.
+                while configs & (configs - 1) != 0 {
+                    let p = configs.trailing_zeros() as usize;
+                    configs &= configs - 1;
+                    let mut child = st;
+                    child.cand[i] &= CONFIG_CELLS[p];
+                    tally.guesses += 1;
+                    tally.nodes += 1;
+                    tally.work += 1;
+                    P::search::<CAREFUL, RULE>(child, tally);
+                    if tally.done() {
+                        return;
+                    }
+                }
+                st.cand[i] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
+                tally.guesses += 1;
+                tally.nodes += 1;
+                tally.work += 1;
+                continue;
+            }
+        }
         let (band, bit) = if CAREFUL {
-            match st.probe(tally) {
+            match st.probe::<P>(tally) {
                 Err(Contradiction) => return,
                 Ok(Probed::Changed) => continue,
                 Ok(Probed::Stable(b)) => b.unwrap_or_else(|| st.fallback_cell()),
@@ -391,6 +590,7 @@ fn search<const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
                 digits |= 1 << d;
             }
         }
+        tally.branch_points += 1;
         // Every candidate but the last on a copy; the last continues in place.
         while digits & (digits - 1) != 0 {
             let d = digits.trailing_zeros() as usize;
@@ -400,7 +600,7 @@ fn search<const CAREFUL: bool>(mut st: State, tally: &mut Tally) {
             tally.guesses += 1;
             tally.nodes += 1;
             tally.work += 1;
-            search::<CAREFUL>(child, tally);
+            P::search::<CAREFUL, RULE>(child, tally);
             if tally.done() {
                 return;
             }
@@ -425,8 +625,11 @@ impl State {
     /// Failed-literal probing: try every candidate of every unsolved cell on a copy and
     /// propagate; a candidate that leads to a contradiction is removed. Finds what the
     /// per-digit filters cannot see, such as three digits confined to two cells of a row.
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[cold]
-    fn probe(&mut self, tally: &mut Tally) -> Result<Probed, Contradiction> {
+    unsafe fn probe<P: Isa>(&mut self, tally: &mut Tally) -> Result<Probed, Contradiction> {
         let mut changed = false;
         let mut bivalue = None;
         for band in 0..3 {
@@ -442,7 +645,7 @@ impl State {
                     let mut child = *self;
                     child.assign(band, bit, d);
                     tally.work += 1;
-                    if child.propagate().is_err() {
+                    if child.propagate::<P>().is_err() {
                         self.cand[d * 3 + band] &= !bit;
                         changed = true;
                     } else {
@@ -464,6 +667,18 @@ impl State {
     }
 }
 
+/// Branching rule: the first bivalue cell, else JCZSolve's fallback cell.
+pub(super) const JCZ: u8 = 0;
+/// Branching rule: band configurations ([`State::band_choice`]), cells once every digit's
+/// configuration is fixed.
+pub(super) const BANDS: u8 = 1;
+/// Branching rule: [`JCZ`] for the first [`HYBRID_AFTER`] branch points of a search, then
+/// [`BANDS`].
+pub(super) const HYBRID: u8 = 2;
+/// Branch points after which [`HYBRID`] switches to band configurations: puzzles with many
+/// solutions (serg_benchmark, 6-7 branch points each) keep the cheaper cell branching.
+const HYBRID_AFTER: u64 = 8;
+
 /// Work allowed to the first attempt: 24 times the most nodes any puzzle of the public hard
 /// sets needs (2,750 on forum_hardest_1106 with limit 2), so real puzzles never restart.
 pub(super) const FIRST_BUDGET: u64 = 1 << 16;
@@ -476,27 +691,54 @@ pub(super) const FIRST_BUDGET: u64 = 1 << 16;
 /// search runs with a work budget; when it runs out, a careful search (failed-literal
 /// probing at every node) gets the same budget, and the two alternate with the budget
 /// growing fourfold, so the answer costs at most a small factor more than the better of the
-/// two strategies would. Counts (`nodes`, `guesses`) add up every attempt.
-pub(super) fn solve(grid: &Grid, limit: u32) -> Option<super::Outcome> {
+/// two strategies would. Counts (`nodes`, `guesses`, `branch_points`) add up every attempt.
+pub(super) fn solve<const RULE: u8>(grid: &Grid, limit: u32) -> Option<super::Outcome> {
+    solve_on::<RULE>(SimdPath::active(), grid, limit)
+}
+
+/// [`solve`] on the given path, which the CPU must support (tests run every path this way).
+pub(super) fn solve_on<const RULE: u8>(
+    path: SimdPath,
+    grid: &Grid,
+    limit: u32,
+) -> Option<super::Outcome> {
+    assert!(path.supported(), "the CPU cannot run the {path} path");
     let start = State::new(grid)?;
-    let (mut nodes, mut guesses) = (0, 0);
+    let (mut nodes, mut guesses, mut branch_points) = (0, 0, 0);
     let mut budget = FIRST_BUDGET;
     for attempt in 0u32.. {
         let mut tally = Tally::new(limit);
         tally.budget = budget;
         if attempt % 2 == 0 {
-            search::<false>(start, &mut tally);
+            run::<false, RULE>(path, start, &mut tally);
         } else {
-            search::<true>(start, &mut tally);
+            run::<true, RULE>(path, start, &mut tally);
             budget = budget.saturating_mul(4);
         }
         nodes += tally.nodes;
         guesses += tally.guesses;
+        branch_points += tally.branch_points;
         if !tally.out_of_budget() {
             tally.nodes = nodes;
             tally.guesses = guesses;
+            tally.branch_points = branch_points;
             return Some(tally.outcome());
         }
     }
     unreachable!("the budget grows until a search finishes")
+}
+
+/// Run the search copy of `path` (checked by [`solve_on`]: the CPU supports it).
+#[inline]
+fn run<const CAREFUL: bool, const RULE: u8>(path: SimdPath, st: State, tally: &mut Tally) {
+    // SAFETY: `solve_on` checked that the CPU has the path's features.
+    unsafe {
+        match path {
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Bmi2 => Bmi2::search::<CAREFUL, RULE>(st, tally),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => Avx2::search::<CAREFUL, RULE>(st, tally),
+            _ => Portable::search::<CAREFUL, RULE>(st, tally),
+        }
+    }
 }

@@ -1,9 +1,16 @@
-//! Solvers: the fast bitmask solver and the two classic baselines it grew from.
+//! Solvers: the bitboard solver (three branching rules) and the two classic baselines it grew
+//! from.
 //!
-//! All three share [`Grid`] in and [`Outcome`] out, and count the same things:
+//! All of them share [`Grid`] in and [`Outcome`] out, and count the same things:
 //! - **nodes**: search states visited, the root included. A state is what the solver holds
 //!   between two branching decisions; forced moves made by propagation stay inside one node.
-//! - **guesses**: assignments made at a branch point that had more than one candidate.
+//! - **guesses**: alternatives tried at branch points (a digit in a cell, or, when branching
+//!   on band configurations, a digit's configuration in a band), one per alternative (a
+//!   bivalue cell whose first digit fails counts 2).
+//! - **branch points**: states at which the search split into two or more alternatives, however
+//!   many of them were tried. tdoku's "guesses" count one per branch point, so this is the
+//!   figure to set beside tdoku's tables. A search that ends without backtracking has as many
+//!   branch points as guesses; a failed bivalue branch has 1 branch point and 2 guesses.
 //!
 //! So `nodes` compares directly across algorithms: it is the size of the search tree.
 //!
@@ -12,6 +19,7 @@
 
 mod baseline;
 mod fast;
+pub mod simd;
 mod tables;
 
 use std::fmt;
@@ -66,8 +74,10 @@ pub struct Outcome {
     pub solution: Option<Grid>,
     /// Solutions found, at most the limit: `limit` means "limit or more".
     pub solutions: u32,
-    /// Assignments made at branch points with more than one candidate.
+    /// Alternatives tried at branch points (see the module docs).
     pub guesses: u64,
+    /// Branch points: states where the search split (tdoku's "guesses" count these).
+    pub branch_points: u64,
     /// Search states visited, the root included (0 for invalid givens).
     pub nodes: u64,
     /// For [`Status::Invalid`]: the unit and digit that break the rule.
@@ -81,6 +91,7 @@ impl Outcome {
             solution: None,
             solutions: 0,
             guesses: 0,
+            branch_points: 0,
             nodes: 0,
             conflict: Some(conflict),
         }
@@ -119,6 +130,7 @@ struct Tally {
     solutions: u32,
     first: Option<Grid>,
     guesses: u64,
+    branch_points: u64,
     nodes: u64,
     aborted: bool,
     /// Work done (search nodes plus probes) and the most allowed before the search gives up
@@ -134,6 +146,7 @@ impl Tally {
             solutions: 0,
             first: None,
             guesses: 0,
+            branch_points: 0,
             nodes: 1,
             aborted: false,
             work: 0,
@@ -173,6 +186,7 @@ impl Tally {
             solution: self.first,
             solutions: self.solutions,
             guesses: self.guesses,
+            branch_points: self.branch_points,
             nodes: self.nodes,
             conflict: None,
         }
@@ -183,10 +197,18 @@ impl Tally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// Digit-plane bitboards, naked + hidden singles and band-level locked candidates to a
-    /// fixed point, branching on a bivalue cell. The default.
+    /// The default: the bitboard solver branching like [`Algorithm::Jcz`] for its first 8
+    /// branch points, then like [`Algorithm::Bands`] (cheap on easy puzzles and puzzles with
+    /// many solutions, a small tree on hard ones).
     #[default]
     Fast,
+    /// The bitboard solver branching on band configurations: in the band with the fewest
+    /// configurations over all digits, the digit with the fewest (independent of cell order,
+    /// so robust to the puzzle's orientation).
+    Bands,
+    /// JCZSolve-style digit-plane bitboards: naked and hidden singles and locked candidates
+    /// to a fixed point, branching on the first bivalue cell (the default until 2026-11-30).
+    Jcz,
     /// Recursion on the empty cell with the fewest candidates, recomputed each call, with no
     /// other propagation (the LeetCode "MRV" write-up).
     Mrv,
@@ -197,12 +219,20 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, fastest first.
-    pub const ALL: [Algorithm; 3] = [Algorithm::Fast, Algorithm::Mrv, Algorithm::Naive];
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::Fast,
+        Algorithm::Bands,
+        Algorithm::Jcz,
+        Algorithm::Mrv,
+        Algorithm::Naive,
+    ];
 
     /// The name used on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Fast => "fast",
+            Algorithm::Jcz => "jcz",
+            Algorithm::Bands => "bands",
             Algorithm::Mrv => "mrv",
             Algorithm::Naive => "naive",
         }
@@ -216,7 +246,15 @@ impl Algorithm {
         };
         match self {
             // The fast solver notices conflicting givens while it places them.
-            Algorithm::Fast => fast::solve(grid, limits.solutions).unwrap_or_else(invalid),
+            Algorithm::Fast => {
+                fast::solve::<{ fast::HYBRID }>(grid, limits.solutions).unwrap_or_else(invalid)
+            }
+            Algorithm::Jcz => {
+                fast::solve::<{ fast::JCZ }>(grid, limits.solutions).unwrap_or_else(invalid)
+            }
+            Algorithm::Bands => {
+                fast::solve::<{ fast::BANDS }>(grid, limits.solutions).unwrap_or_else(invalid)
+            }
             _ if grid.conflict().is_some() => invalid(),
             Algorithm::Mrv => baseline::solve_mrv(grid, limits),
             Algorithm::Naive => baseline::solve_naive(grid, limits),
@@ -236,7 +274,9 @@ impl FromStr for Algorithm {
         Algorithm::ALL
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown algorithm {s:?} (expected fast, mrv or naive)"))
+            .ok_or_else(|| {
+                format!("unknown algorithm {s:?} (expected fast, bands, jcz, mrv or naive)")
+            })
     }
 }
 

@@ -25,6 +25,14 @@ pub static COMPLEX: [u32; 512] = build_complex();
 /// permutation matrices that fit in `occupancy` (used on the band × column matrix of a stack).
 pub static PERM9: [u32; 512] = build_perm9();
 
+/// `CONFIGS[occupancy]`: which of the 6 *band configurations* fit in a digit's mini-row
+/// occupancy (bit `p` for the permutation `PERMS3[p]`: row `r` of the band holds the digit in
+/// box `PERMS3[p][r]`). Its popcount is the digit's number of configurations left in the band.
+pub static CONFIGS: [u8; 512] = build_configs();
+
+/// `CONFIG_CELLS[p]`: the band cells of the 3 mini-rows of configuration `p` (see [`CONFIGS`]).
+pub static CONFIG_CELLS: [u32; 6] = build_config_cells();
+
 /// `KEEP_OTHER[columns]`: the mask to apply to the *other two* bands of a digit, given the 9-bit
 /// set of columns this band can still use for it. When a box of this band can only use one
 /// column, that column's digit lies in this band, so the other bands lose the column.
@@ -80,6 +88,47 @@ const fn perm_union(occ: usize) -> u32 {
         p += 1;
     }
     allowed
+}
+
+/// The 9-bit mini-row mask (bit `row * 3 + box`) of configuration `p`.
+const fn config_mask(p: usize) -> usize {
+    let mut mask = 0usize;
+    let mut r = 0;
+    while r < 3 {
+        mask |= 1 << (r * 3 + PERMS3[p][r]);
+        r += 1;
+    }
+    mask
+}
+
+const fn build_configs() -> [u8; 512] {
+    let mut t = [0u8; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let mut p = 0;
+        while p < 6 {
+            if config_mask(p) & !occ == 0 {
+                t[occ] |= 1 << p;
+            }
+            p += 1;
+        }
+        occ += 1;
+    }
+    t
+}
+
+const fn build_config_cells() -> [u32; 6] {
+    let mut t = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut r = 0;
+        while r < 3 {
+            t[p] |= 0b111 << (r * 9 + PERMS3[p][r] * 3);
+            r += 1;
+        }
+        p += 1;
+    }
+    t
 }
 
 const fn build_complex() -> [u32; 512] {
@@ -167,6 +216,23 @@ mod tests {
         let t = COMPLEX[0b111_111_010];
         assert_eq!(t & 0x1FF, 0b111 << 3);
         assert_eq!(t & (0x1FF << 9), (0b111_000_111) << 9);
+    }
+
+    #[test]
+    fn configs_are_the_permutations_inside_the_occupancy() {
+        assert_eq!(CONFIGS[0x1FF], 0b111111);
+        assert_eq!(CONFIGS[0], 0);
+        // The identity (row r in box r) only.
+        assert_eq!(CONFIGS[0b100_010_001], 1);
+        for occ in 0..512 {
+            let union = CONFIG_CELLS
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| CONFIGS[occ] & (1 << p) != 0)
+                .fold(0, |a, (_, c)| a | c);
+            assert_eq!(union, COMPLEX[occ], "occupancy {occ:#o}");
+        }
+        assert_eq!(CONFIG_CELLS.iter().fold(0, |a, c| a | c), BAND);
     }
 
     #[test]

@@ -24,7 +24,12 @@ fn grid(s: &str) -> Grid {
 
 fn all_agree(puzzle: &Grid, limit: u32) -> Outcome {
     let fast = Algorithm::Fast.solve(puzzle, &Limits::solutions(limit));
-    for alg in [Algorithm::Mrv, Algorithm::Naive] {
+    for alg in [
+        Algorithm::Bands,
+        Algorithm::Jcz,
+        Algorithm::Mrv,
+        Algorithm::Naive,
+    ] {
         let other = alg.solve(puzzle, &Limits::solutions(limit));
         assert_eq!(
             (other.status, other.solutions, other.solution),
@@ -239,14 +244,16 @@ fn hidden_pigeonhole_is_found_by_the_careful_restart() {
     )
     .unwrap();
     for limit in [1, 2, 3] {
-        let out = solve_with_limit(&g, limit);
-        assert_eq!(out.status, Status::Unsolvable);
-        // One plain attempt (its budget) plus a careful one that ends at once.
-        assert!(
-            out.nodes < 2 * super::fast::FIRST_BUDGET,
-            "{} nodes",
-            out.nodes
-        );
+        for alg in [Algorithm::Fast, Algorithm::Bands, Algorithm::Jcz] {
+            let out = alg.solve(&g, &Limits::solutions(limit));
+            assert_eq!(out.status, Status::Unsolvable, "{alg}");
+            // One plain attempt (its budget) plus a careful one that ends at once.
+            assert!(
+                out.nodes < 2 * super::fast::FIRST_BUDGET,
+                "{alg}: {} nodes",
+                out.nodes
+            );
+        }
     }
     let mrv = Algorithm::Mrv.solve(&g, &Limits::solutions(2));
     assert_eq!(mrv.status, Status::Unsolvable);
@@ -263,8 +270,45 @@ fn counting_past_the_restart_budget_still_counts() {
     assert!(out.solution.unwrap().is_complete_valid());
 }
 
+/// Every instruction-set path this CPU supports gives the same outcome, counts included,
+/// with each branching rule.
+fn paths_agree(puzzle: &Grid, limit: u32) {
+    use super::fast::{solve_on, BANDS, HYBRID, JCZ};
+    use super::simd::SimdPath;
+    for path in SimdPath::ALL.into_iter().filter(|p| p.supported()) {
+        let on = |p| {
+            [
+                solve_on::<JCZ>(p, puzzle, limit),
+                solve_on::<BANDS>(p, puzzle, limit),
+                solve_on::<HYBRID>(p, puzzle, limit),
+            ]
+        };
+        assert_eq!(on(path), on(SimdPath::Portable), "{path} path on {puzzle}");
+    }
+}
+
+#[test]
+fn simd_paths_agree_on_hard_and_odd_grids() {
+    for line in [LEETCODE, SEVENTEEN, NORVIG_IMPOSSIBLE] {
+        for limit in [1, 2, 5] {
+            paths_agree(&grid(line), limit);
+        }
+    }
+    paths_agree(&Grid::EMPTY, 300);
+    // The fuzz-found grid crosses a restart, so both search modes run on each path.
+    paths_agree(
+        &grid(".8........21..................345...6..............345...69.....................1"),
+        2,
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn simd_paths_agree(p in puzzle()) {
+        paths_agree(&p, 2);
+    }
 
     #[test]
     fn solutions_keep_clues_and_obey_rules(p in puzzle()) {
@@ -273,6 +317,9 @@ proptest! {
         let s = out.solution.unwrap();
         prop_assert!(s.is_solution_of(&p));
         prop_assert_eq!(out.nodes, out.guesses + 1);
+        // Every branch point tries one alternative or more.
+        prop_assert!(out.branch_points <= out.guesses);
+        prop_assert_eq!(out.branch_points == 0, out.guesses == 0);
     }
 
     #[test]
@@ -284,6 +331,22 @@ proptest! {
         prop_assert_eq!(a.status, b.status);
         if a.status == Status::Solved {
             prop_assert_eq!(b.solution.unwrap(), sym.apply(&a.solution.unwrap()));
+        }
+    }
+
+    #[test]
+    fn branching_rules_agree(p in puzzle(), limit in 1u32..4) {
+        let fast = Algorithm::Fast.solve(&p, &Limits::solutions(limit));
+        for alg in [Algorithm::Bands, Algorithm::Jcz] {
+            let other = alg.solve(&p, &Limits::solutions(limit));
+            prop_assert_eq!(other.status, fast.status);
+            prop_assert_eq!(other.solutions, fast.solutions);
+            prop_assert!(other.solution.unwrap().is_solution_of(&p));
+            prop_assert!(other.branch_points <= other.guesses);
+            // A unique solution is the same; with limit 1 "solved" may be any of several.
+            if limit >= 2 && fast.status == Status::Solved {
+                prop_assert_eq!(other.solution, fast.solution);
+            }
         }
     }
 
