@@ -86,7 +86,7 @@ fn solving_allocates_nothing() {
     // copied into a String when set): do that before counting, as a program's start does.
     let _ = SimdPath::active();
     let mut solved = 0u64;
-    for alg in [Algorithm::Fast, Algorithm::Bands, Algorithm::Jcz] {
+    for alg in [Algorithm::Fast, Algorithm::Bands, Algorithm::Hybrid] {
         for limit in [1, 2, 10] {
             let n = allocations(|| {
                 for p in &puzzles {

@@ -45,7 +45,13 @@
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID` (the default): `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!   - `HYBRID`: `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!
+//!   `JCZ` stays the default (`--algorithm fast`): the fuzzer found that on nearly empty
+//!   grids the band rules pick configurations that cannot fit together (4 digits in one
+//!   mini-row), which nothing detects until the cells run out; they search dead subtrees
+//!   until the work budget restarts them (~65,600 nodes instead of ~55). Mini-row counting
+//!   (below) would catch that; it was measured slower in its first form and not finished.
 //!
 //!   Every alternative but the last runs on a copy of the state (228 bytes, on the call stack:
 //!   depth ≤ 81), the last one continues in place.
@@ -67,6 +73,7 @@
 //!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
 //!   `HYBRID`: serg as `JCZ` (0.24 s), hard sets 0.88 s and 0.56 s (88.5 branch points on
 //!   11+). Switching after 2 or 4 branch points instead of 8: 11+ 0.87 s, serg 0.26 s.
+//!   Neither is the default yet (see the branching rules above).
 //!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
 //!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
 //! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
