@@ -3,9 +3,9 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default: 600 s each, every target
 #
-# Works on the stable toolchain: the sanitizer is off (`-s none`; safe Rust, and the one
-# `unsafe` block is a BMI2 intrinsic), coverage instrumentation and debug assertions
-# (`-a`: overflow checks) stay on. Before fuzzing, every input kept in fuzz/regressions/
+# Works on the stable toolchain: the sanitizer is off (`-s none`; safe Rust except the
+# solver's SIMD path dispatch and BMI2 intrinsics), coverage instrumentation and debug
+# assertions (`-a`: overflow checks) stay on. Before fuzzing, every input kept in fuzz/regressions/
 # is replayed, so old findings stay fixed. Inputs a run finds land in fuzz/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

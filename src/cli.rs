@@ -163,7 +163,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "limit")]
     pub unique: bool,
 
-    /// Solver: fast, bands, jcz, mrv or naive.
+    /// Solver: fast, bands, hybrid, jcz, mrv or naive.
     #[arg(long, short, default_value = "fast", ignore_case = true, value_parser = algorithms())]
     pub algorithm: Algorithm,
 
@@ -536,7 +536,7 @@ pub struct BenchArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Algorithms to measure, comma-separated: fast, bands, jcz, mrv, naive.
+    /// Algorithms to measure, comma-separated: fast, bands, hybrid, jcz, mrv, naive.
     #[arg(long, short, value_delimiter = ',', default_value = "fast", ignore_case = true,
           value_parser = algorithms())]
     pub algorithm: Vec<Algorithm>,

@@ -94,7 +94,7 @@ fn check_file(dir: &Path, name: &str, rows: usize, multiple: bool, sample: Optio
             );
         }
         // The other branching rules agree (on unique puzzles, to the byte).
-        for alg in [Algorithm::Bands, Algorithm::Jcz] {
+        for alg in [Algorithm::Bands, Algorithm::Hybrid] {
             let other = alg.solve(puzzle, &Limits::solutions(2));
             assert_eq!(
                 (other.status, other.solutions),

@@ -45,7 +45,13 @@
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID` (the default): `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!   - `HYBRID`: `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!
+//!   `JCZ` stays the default (`--algorithm fast`): the fuzzer found that on nearly empty
+//!   grids the band rules pick configurations that cannot fit together (4 digits in one
+//!   mini-row), which nothing detects until the cells run out; they search dead subtrees
+//!   until the work budget restarts them (~65,600 nodes instead of ~55). Mini-row counting
+//!   (below) would catch that; it was measured slower in its first form and not finished.
 //!
 //!   Every alternative but the last runs on a copy of the state (228 bytes, on the call stack:
 //!   depth ≤ 81), the last one continues in place.
@@ -67,6 +73,7 @@
 //!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
 //!   `HYBRID`: serg as `JCZ` (0.24 s), hard sets 0.88 s and 0.56 s (88.5 branch points on
 //!   11+). Switching after 2 or 4 branch points instead of 8: 11+ 0.87 s, serg 0.26 s.
+//!   Neither is the default yet (see the branching rules above).
 //!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
 //!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
 //! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
@@ -86,123 +93,18 @@
 //!   dependency chain); trying the digit with more places first (fewer guesses on the unique
 //!   sets, slower on serg).
 
+mod paths;
+
+use paths::{run, Isa};
+
 use super::simd::SimdPath;
 use super::tables::{
-    BAND, COMPLEX, CONFIGS, CONFIG_CELLS, KEEP_OTHER, PEERS_IN_BAND, PERM9, SHRINK, SINGLE9,
+    BAND, COMPLEX, CONFIGS, CONFIG_CELLS, KEEP_OTHER, PEERS_IN_BAND, SHRINK, SINGLE9,
 };
 use super::Tally;
 use crate::grid::{Grid, CELLS};
 
 const STACK_UPDATES: bool = true;
-
-/// An instruction-set path: the hot loop is compiled once per path, inside a function that
-/// enables the path's CPU features, and [`solve`] calls the copy [`SimdPath::active`] names.
-///
-/// # Safety
-/// Implementations may use CPU features beyond the build target: their functions may only be
-/// called when [`SimdPath::supported`] holds for the path they compile.
-pub(super) unsafe trait Isa {
-    /// Apply the permutation filter to each stack of `x`, the digit's columns per band
-    /// (bit `band * 9 + column`).
-    ///
-    /// # Safety
-    /// The CPU supports [`Isa::PATH`].
-    unsafe fn stack_filter(x: u32) -> u32;
-
-    /// The search, compiled for this path.
-    ///
-    /// # Safety
-    /// The CPU supports [`Isa::PATH`].
-    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally);
-}
-
-/// Portable stack filter (shifts instead of PEXT/PDEP).
-#[inline(always)]
-fn stack_filter_portable(x: u32) -> u32 {
-    let mut allowed = 0;
-    for k in 0..3 {
-        let m = (x >> (3 * k)) & 0o7007007;
-        let m9 = (m & 7) | (m >> 6) & 0o70 | (m >> 12) & 0o700;
-        let p = PERM9[m9 as usize];
-        allowed |= ((p & 7) | (p & 0o70) << 6 | (p & 0o700) << 12) << (3 * k);
-    }
-    allowed
-}
-
-/// Stack filter with PEXT/PDEP: gather each stack's 9 bits, look up, scatter back.
-///
-/// # Safety
-/// The CPU supports BMI2. Inlined into the `#[target_feature]` search copies, so the
-/// intrinsics become single instructions there.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn stack_filter_bmi2(x: u32) -> u32 {
-    use std::arch::x86_64::{_pdep_u32, _pext_u32};
-    const M: [u32; 3] = [0o007007007, 0o070070070, 0o700700700];
-    let mut allowed = 0;
-    for m in M {
-        allowed |= _pdep_u32(PERM9[_pext_u32(x, m) as usize], m);
-    }
-    allowed
-}
-
-/// The build target's own instructions.
-pub(super) struct Portable;
-
-// SAFETY: uses nothing beyond the build target.
-unsafe impl Isa for Portable {
-    #[inline(always)]
-    unsafe fn stack_filter(x: u32) -> u32 {
-        stack_filter_portable(x)
-    }
-    #[inline]
-    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
-        search_body::<Portable, CAREFUL, RULE>(st, tally);
-    }
-}
-
-/// Declares an x86-64 path: a marker type whose search is a copy of [`search_body`] compiled
-/// with `$features` enabled.
-macro_rules! x86_path {
-    ($name:ident, $search:ident, $filter:ident, $features:literal) => {
-        #[doc = concat!("The `", $features, "` path.")]
-        #[cfg(target_arch = "x86_64")]
-        pub(super) struct $name;
-
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $features)]
-        unsafe fn $search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
-            search_body::<$name, CAREFUL, RULE>(st, tally);
-        }
-
-        // SAFETY: the features are used only inside `$search` and `stack_filter_bmi2`, whose
-        // callers promise (via this trait's contract) that the CPU has them.
-        #[cfg(target_arch = "x86_64")]
-        unsafe impl Isa for $name {
-            #[inline(always)]
-            unsafe fn stack_filter(x: u32) -> u32 {
-                $filter(x)
-            }
-            #[inline(always)]
-            unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
-                $search::<CAREFUL, RULE>(st, tally);
-            }
-        }
-    };
-}
-
-x86_path!(
-    Avx2,
-    search_avx2,
-    stack_filter_portable,
-    "bmi1,popcnt,lzcnt,avx,avx2"
-);
-x86_path!(
-    Bmi2,
-    search_bmi2,
-    stack_filter_bmi2,
-    "bmi1,bmi2,popcnt,lzcnt,avx,avx2"
-);
 
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
@@ -726,19 +628,4 @@ pub(super) fn solve_on<const RULE: u8>(
         }
     }
     unreachable!("the budget grows until a search finishes")
-}
-
-/// Run the search copy of `path` (checked by [`solve_on`]: the CPU supports it).
-#[inline]
-fn run<const CAREFUL: bool, const RULE: u8>(path: SimdPath, st: State, tally: &mut Tally) {
-    // SAFETY: `solve_on` checked that the CPU has the path's features.
-    unsafe {
-        match path {
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Bmi2 => Bmi2::search::<CAREFUL, RULE>(st, tally),
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx2 => Avx2::search::<CAREFUL, RULE>(st, tally),
-            _ => Portable::search::<CAREFUL, RULE>(st, tally),
-        }
-    }
 }

@@ -197,17 +197,21 @@ impl Tally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// The default: the bitboard solver branching like [`Algorithm::Jcz`] for its first 8
-    /// branch points, then like [`Algorithm::Bands`] (cheap on easy puzzles and puzzles with
-    /// many solutions, a small tree on hard ones).
+    /// The default: today the same search as [`Algorithm::Jcz`]. (The band-configuration
+    /// rules branch less on hard puzzles, but on nearly empty grids they enumerate dead
+    /// subtrees until the work budget restarts the search: ~65,000 nodes instead of ~55; see
+    /// `fast.rs`.)
     #[default]
     Fast,
     /// The bitboard solver branching on band configurations: in the band with the fewest
-    /// configurations over all digits, the digit with the fewest (independent of cell order,
-    /// so robust to the puzzle's orientation).
+    /// configurations over its open digits, the digit with the fewest (independent of cell
+    /// order, so robust to the puzzle's orientation).
     Bands,
+    /// [`Algorithm::Jcz`]'s branching for the first 8 branch points of a search, then
+    /// [`Algorithm::Bands`]'.
+    Hybrid,
     /// JCZSolve-style digit-plane bitboards: naked and hidden singles and locked candidates
-    /// to a fixed point, branching on the first bivalue cell (the default until 2026-11-30).
+    /// to a fixed point, branching on the first bivalue cell.
     Jcz,
     /// Recursion on the empty cell with the fewest candidates, recomputed each call, with no
     /// other propagation (the LeetCode "MRV" write-up).
@@ -219,9 +223,10 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, fastest first.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Fast,
         Algorithm::Bands,
+        Algorithm::Hybrid,
         Algorithm::Jcz,
         Algorithm::Mrv,
         Algorithm::Naive,
@@ -233,6 +238,7 @@ impl Algorithm {
             Algorithm::Fast => "fast",
             Algorithm::Jcz => "jcz",
             Algorithm::Bands => "bands",
+            Algorithm::Hybrid => "hybrid",
             Algorithm::Mrv => "mrv",
             Algorithm::Naive => "naive",
         }
@@ -246,11 +252,11 @@ impl Algorithm {
         };
         match self {
             // The fast solver notices conflicting givens while it places them.
-            Algorithm::Fast => {
-                fast::solve::<{ fast::HYBRID }>(grid, limits.solutions).unwrap_or_else(invalid)
-            }
-            Algorithm::Jcz => {
+            Algorithm::Fast | Algorithm::Jcz => {
                 fast::solve::<{ fast::JCZ }>(grid, limits.solutions).unwrap_or_else(invalid)
+            }
+            Algorithm::Hybrid => {
+                fast::solve::<{ fast::HYBRID }>(grid, limits.solutions).unwrap_or_else(invalid)
             }
             Algorithm::Bands => {
                 fast::solve::<{ fast::BANDS }>(grid, limits.solutions).unwrap_or_else(invalid)
@@ -275,7 +281,7 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
-                format!("unknown algorithm {s:?} (expected fast, bands, jcz, mrv or naive)")
+                format!("unknown algorithm {s:?} (expected fast, bands, hybrid, jcz, mrv or naive)")
             })
     }
 }

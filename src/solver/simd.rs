@@ -105,7 +105,9 @@ impl SimdPath {
         }
     }
 
-    /// The path this process runs: chosen at the first call, then fixed.
+    /// The path this process runs: chosen at the first call, then fixed. The first call reads
+    /// [`ENV_VAR`] (a set value is copied into a `String`: the only allocation on the solving
+    /// path, once per process; programs call this at start-up).
     #[inline]
     pub fn active() -> SimdPath {
         match ACTIVE.load(Ordering::Relaxed) {
