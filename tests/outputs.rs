@@ -38,6 +38,7 @@ fn writing_commands(input: &Path, out: &Path) -> Vec<Vec<String>> {
         s(&["verify", "-q", &i, "-o", &o]),
         s(&["shuffle", "-q", &i, "-o", &o]),
         s(&["generate", "-q", "--count", "5", "-o", &o]),
+        s(&["canon", "-q", &i, "-o", &o]),
         s(&["solve", "-q", &i, "--stats-json", &o]),
         s(&["verify", "-q", &i, "--stats-json", &o]),
     ]
@@ -254,8 +255,10 @@ fn run_into_closed_pipe(dir: &Path, args: &[&str]) -> Option<std::process::Outpu
 fn every_command_ends_quietly_on_a_closed_pipe() {
     let (dir, input) = workdir();
     let i = input.to_str().unwrap();
-    let commands: [&[&str]; 9] = [
+    let commands: [&[&str]; 11] = [
         &["solve", "-q", i],
+        &["canon", "-q", i],
+        &["man", "solve"],
         &["verify", "--format", "csv", "-q", i],
         &["generate", "-q", "--count", "2000"],
         &["shuffle", "-q", "--copies", "500", i],
