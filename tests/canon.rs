@@ -2,33 +2,11 @@
 //! form for shuffled copies, idempotence, statuses and exit codes, formats, threads and shards;
 //! and `verify --duplicates[=canonical] --against`, which uses the same form.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
 use sudoku_batch::canonical::canonicalize;
 use sudoku_batch::Grid;
 
-fn bin() -> Command {
-    Command::cargo_bin("sudoku-batch").unwrap()
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn dataset(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
-        .join(name);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
+mod common;
+use common::{bin, dataset, fixture};
 
 fn run(args: &[&str], stdin: &str) -> (Option<i32>, String) {
     let out = bin().args(args).write_stdin(stdin).output().unwrap();

@@ -6,7 +6,6 @@
 //!     cargo test --release --test canonical -- --ignored
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sudoku_batch::canonical::{reference, Canonicalizer};
@@ -14,17 +13,8 @@ use sudoku_batch::generate::{Rng, Symmetry};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
 use sudoku_batch::Grid;
 
-fn dataset(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
-        .join(name);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
+mod common;
+use common::dataset;
 
 /// The sets compared with the reference: sparse, hard, random and generated puzzles.
 const SETS: &[&str] = &[
