@@ -16,6 +16,7 @@
 //! column's gets `result_` in front (again, until it is unique), so nothing is overwritten:
 //! a Kaggle `puzzle,solution` file gives `puzzle,solution,line,result_solution,status,...`.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -136,6 +137,8 @@ pub struct ResultWriter<W: Write> {
     file: String,
     /// Passthrough: the input's column names, then the result names (renamed on a clash).
     names: Option<(Vec<String>, Vec<String>)>,
+    /// The jsonl result names without passthrough (computed once, not per record).
+    plain_names: Vec<String>,
 }
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
@@ -162,11 +165,13 @@ impl<W: Write> ResultWriter<W> {
             columns: Columns::default(),
             file: String::new(),
             names: None,
+            plain_names: plain_result_names(false),
         }
     }
 
     /// The same writer with `columns` in its csv and jsonl records.
     pub fn with_columns(mut self, columns: Columns) -> ResultWriter<W> {
+        self.plain_names = plain_result_names(columns.file);
         self.columns = columns;
         self
     }
@@ -273,9 +278,9 @@ impl<W: Write> ResultWriter<W> {
             let fields = r.record.text.fields.as_ref();
             for i in 0..width {
                 let field = match fields {
-                    Some(f) => f.get(i).unwrap_or_default().to_vec(),
+                    Some(f) => Cow::Borrowed(f.get(i).unwrap_or_default()),
                     None if i == 0 => puzzle_text(r, None),
-                    None => Vec::new(),
+                    None => Cow::Borrowed(&[][..]),
                 };
                 write_csv_field(&mut self.out, &field)?;
                 self.out.write_all(b",")?;
@@ -312,17 +317,17 @@ impl<W: Write> ResultWriter<W> {
         let o = r.outcome.as_ref();
         let mut obj = JsonObject::new(&mut self.out)?;
         let (input, results) = match &self.names {
-            Some((input, results)) => (Some(input), results.clone()),
-            None => (None, plain_result_names(self.columns.file)),
+            Some((input, results)) => (Some(input), results),
+            None => (None, &self.plain_names),
         };
         let mut results = results.iter();
         if let Some(input) = input {
             let fields = r.record.text.fields.as_ref();
             for (i, name) in input.iter().enumerate() {
                 let value = match fields {
-                    Some(f) => f.get(i).unwrap_or_default().to_vec(),
+                    Some(f) => Cow::Borrowed(f.get(i).unwrap_or_default()),
                     None if i == 0 => puzzle_text(r, None),
-                    None => Vec::new(),
+                    None => Cow::Borrowed(&[][..]),
                 };
                 obj.field(name, &String::from_utf8_lossy(&value))?;
             }
@@ -377,17 +382,17 @@ fn plain_result_names(file: bool) -> Vec<String> {
 
 /// The puzzle field: as written in the input, or normalised with `empty` (`--empty`), or
 /// (blocks and boards, whose text is not one field) with `.` for empty cells.
-fn puzzle_text(r: &SolvedRecord, empty: Option<u8>) -> Vec<u8> {
+fn puzzle_text(r: &SolvedRecord, empty: Option<u8>) -> Cow<'_, [u8]> {
     let line = |g: &Grid, mark: u8| {
         let mut buf = [0u8; CELLS];
         g.write_line(mark, &mut buf);
-        buf.to_vec()
+        Cow::Owned(buf.to_vec())
     };
     match (empty, r.record.puzzle.as_ref().ok(), &r.record.text.puzzle) {
         (Some(mark), Some(g), _) => line(g, mark),
-        (_, _, Some(text)) => text.clone(),
+        (_, _, Some(text)) => Cow::Borrowed(text),
         (_, Some(g), None) => line(g, b'.'),
-        (_, None, None) => Vec::new(),
+        (_, None, None) => Cow::Borrowed(&[]),
     }
 }
 
