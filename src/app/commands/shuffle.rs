@@ -10,9 +10,46 @@ use sudoku_batch::grid::{Grid, CELLS};
 use sudoku_batch::io::{RecordReader, Sink};
 use sudoku_batch::pipeline::{self, NoProgress};
 
-use crate::cli::{self, ShuffleArgs};
+use clap::Args;
+
+use crate::cli::{self, InputArgs, RunArgs};
 use crate::commands::output_error;
 use crate::output::{Diagnostics, Output};
+
+pub const HELP: &str = "\
+Each output puzzle is the input puzzle under a random symmetry (digit relabelling, row and
+column swaps within bands and stacks, band and stack swaps, transposition): the same
+difficulty and solution count. Deterministic for a seed, whatever --threads.
+
+Examples:
+  sudoku-batch shuffle --copies 100 --seed 7 top1465.txt > top146500.txt
+  sudoku-batch shuffle --with-solutions kaggle.csv -o shuffled.csv";
+
+/// `sudoku-batch shuffle`.
+#[derive(Debug, Args)]
+pub struct ShuffleArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Shuffled copies per input puzzle.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub copies: u64,
+
+    /// Seed: the same seed gives the same output, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Write `puzzle,solution` CSV (solutions carried from the input or solved).
+    #[arg(long)]
+    pub with_solutions: bool,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
 
 /// The copies made of one record, or why it is not a puzzle.
 struct Shuffled {
@@ -105,7 +142,7 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
         };
         pipeline::run_stages(
             reader,
-            cli::threads(args.run.threads),
+            args.run.threads.count(),
             4096,
             &work,
             |s| {

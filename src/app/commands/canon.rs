@@ -7,12 +7,46 @@ use std::time::Instant;
 
 use sudoku_batch::canonical::Canonicalizer;
 use sudoku_batch::io::canon::{CanonRecord, CanonStatus, CanonWriter};
-use sudoku_batch::io::RecordReader;
+use sudoku_batch::io::{OutputFormat, RecordReader};
 use sudoku_batch::pipeline::{self, NoProgress};
 
-use crate::cli::{self, CanonArgs};
+use clap::Args;
+
+use crate::cli::{self, output_formats, InputArgs, RunArgs};
 use crate::commands::output_error;
 use crate::output::{Diagnostics, Output};
+
+pub const HELP: &str = "\
+The canonical form is the lexicographically smallest 81-cell string (empty = 0, below every
+digit) over all 3,359,232 position symmetries (transposition, band and stack order, row and
+column order within them), digits relabelled 1, 2, 3, ... in order of first appearance. Two
+puzzles have the same form exactly when one is a relabelled, permuted, transposed copy of the
+other. One output record per input record, in input order; `invalid` (givens break a rule)
+and `malformed` records get their status word instead of a form, and a message on stderr.
+csv and jsonl add the automorphisms: how many symmetries map the puzzle to itself.
+
+Examples:
+  sudoku-batch canon puzzles.txt | sort | uniq -d        # forms seen more than once
+  sudoku-batch canon --format csv --threads 2 kaggle.csv -o forms.csv";
+
+/// `sudoku-batch canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Output format: line (the form, or the status word), csv or jsonl (both add the
+    /// automorphism count).
+    #[arg(long, short, default_value = "line", ignore_case = true, value_parser = output_formats())]
+    pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
 
 thread_local! {
     /// One search per worker thread: its candidate buffers, grown to the largest level seen,
@@ -37,7 +71,7 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
         let records_before = records;
         pipeline::run_stages(
             reader,
-            cli::threads(args.run.threads),
+            args.run.threads.count(),
             4096,
             &|r| SEARCH.with(|s| CanonRecord::new(r, &mut s.borrow_mut())),
             |c| {

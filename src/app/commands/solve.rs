@@ -1,6 +1,7 @@
 //! `sudoku-batch solve`: every input through the pipeline, a summary on stderr, the exit code.
 
 use std::io::BufWriter;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -16,10 +17,109 @@ use sudoku_batch::pipeline::{self, Halt, PipelineConfig};
 use sudoku_batch::solver::{Algorithm, Limits, Status};
 use sudoku_batch::stats::RunStats;
 
-use crate::cli::{self, SolveArgs};
+use clap::Args;
+
+use crate::cli::{self, algorithms, output_formats, InputArgs, ReportArgs, ThreadsArg};
 use crate::commands::output_error;
 use crate::output::{Diagnostics, LateFile, Output};
 use crate::progress::Bar;
+
+pub const HELP: &str = "\
+Input formats (auto-detected from the first line):
+  lines   one puzzle per line: the first field of 81 cells (1-9 clues; . 0 _ - empty),
+          fields split on , ; tab or space; # comments and blank lines skipped
+  csv     a header with a puzzle column (puzzle, quizzes, quiz, question; see --column);
+          solution and id columns are carried along
+  block   9 rows of 9 cells per puzzle;  board  a LeetCode board [[\"5\",\"3\",...],...]
+  Files ending in .gz are decompressed; - or no INPUT reads stdin.
+
+Statuses (one output record per input record, in input order, with its input line):
+  solved      a solution (unique, with --limit 2)
+  multiple    2 or more solutions (found with --limit 2 or more)
+  unsolvable  the givens are consistent but no grid completes them
+  invalid     the givens break a rule: the message names digit, unit and cells
+  malformed   not a puzzle: the message names the character or length that is wrong
+Malformed and invalid records are also reported on stderr as FILE:LINE: message (the first
+20; --format jsonl or csv carries every message).
+
+Exit codes:
+  0    every record solved (and unique with --limit 2)
+  1    the run finished, but some records were malformed, invalid, unsolvable or multiple
+  2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
+  130  interrupted (SIGINT; 143 for SIGTERM): the -o file is removed, never left half written
+
+Examples:
+  sudoku-batch solve datasets/generated-easy-10k.csv -o solutions.txt
+  sudoku-batch solve --unique --format csv puzzles.txt.gz > report.csv
+  cat puzzles.txt | sudoku-batch solve --threads 2 --quiet | head";
+
+/// `sudoku-batch solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Write results here instead of stdout: through a temporary file in the same directory,
+    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Output format: line (solution or status word), csv or jsonl.
+    #[arg(long, short, default_value = "line", ignore_case = true, value_parser = output_formats())]
+    pub format: OutputFormat,
+
+    /// Leave out the CSV header line.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// csv/jsonl: each record is the input record as read (a CSV row's columns under their
+    /// own names, a line file's line as `input`), then the results (file, line, solution,
+    /// status, solutions, guesses, nodes, error); a result name that equals an input
+    /// column's gets `result_` in front (Kaggle: `result_solution`).
+    #[arg(long)]
+    pub passthrough: bool,
+
+    /// csv/jsonl: write the puzzle with CHAR for empty cells (default: as in the input).
+    #[arg(long, value_name = "CHAR", value_parser = parse_empty)]
+    pub empty: Option<u8>,
+
+    /// Solutions to look for: 1 finds one, 2 proves uniqueness, N counts up to N.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+
+    /// Prove uniqueness (same as --limit 2).
+    #[arg(long, conflicts_with = "limit")]
+    pub unique: bool,
+
+    /// Solver: fast, bands, hybrid, jcz, mrv or naive.
+    #[arg(long, short, default_value = "fast", ignore_case = true, value_parser = algorithms())]
+    pub algorithm: Algorithm,
+
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+
+    /// Records per batch.
+    #[arg(long, default_value_t = 4096, hide = true)]
+    pub batch: usize,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    #[command(flatten)]
+    pub report: ReportArgs,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+fn parse_empty(s: &str) -> Result<u8, String> {
+    match s.as_bytes() {
+        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
+        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
+    }
+}
 
 /// The run summary written by `--stats-json` (and printed on stderr).
 #[derive(Serialize)]
@@ -92,7 +192,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let cfg = PipelineConfig {
         algorithm: args.algorithm,
         limit: if args.unique { 2 } else { args.limit },
-        threads: cli::threads(args.threads),
+        threads: args.threads.count(),
         batch: args.batch,
     };
     if args.passthrough && args.format == OutputFormat::Line {

@@ -1,38 +1,47 @@
-//! One module per subcommand; each turns validated arguments into library calls and output.
-
-mod bench;
-mod canon;
-mod generate;
-mod shuffle;
-mod solve;
-mod verify;
+//! `sudoku-batch completions` and `sudoku-batch man`: the CLI documented for shells and `man`.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::CommandFactory;
+use clap::{Args, CommandFactory};
 
-use crate::cli::{Cli, Command};
+use crate::cli::Cli;
+use crate::commands::write_stdout;
 
-/// Run the chosen subcommand.
-pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
-        Command::Bench(args) => bench::run(&args),
-        Command::Solve(args) => solve::run(&args),
-        Command::Verify(args) => verify::run(&args),
-        Command::Generate(args) => generate::run(&args),
-        Command::Shuffle(args) => shuffle::run(&args),
-        Command::Canon(args) => canon::run(&args),
-        Command::Completions { shell } => {
-            // clap_complete panics on a failed write, so render first and write ourselves: a
-            // closed pipe (`| head -1`) then ends quietly like every other command.
-            let mut text = Vec::new();
-            let mut cmd = crate::cli::Cli::command();
-            clap_complete::generate(shell, &mut cmd, "sudoku-batch", &mut text);
-            write_stdout(&text)
-        }
-        Command::Man { command, dir } => man(command.as_deref(), dir.as_deref()),
-    }
+pub const COMPLETIONS_HELP: &str =
+    "Example:\n  sudoku-batch completions bash > /etc/bash_completion.d/sudoku-batch";
+
+/// `sudoku-batch completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+pub const MAN_HELP: &str = "\
+Examples:
+  sudoku-batch man > sudoku-batch.1 && man ./sudoku-batch.1
+  sudoku-batch man solve | man -l -
+  sudoku-batch man --dir /usr/local/share/man/man1   # sudoku-batch.1, sudoku-batch-solve.1, ...";
+
+/// `sudoku-batch man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (default: the overview page).
+    pub command: Option<String>,
+    /// Write every page to DIR instead (sudoku-batch.1 and sudoku-batch-COMMAND.1).
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `completions`: clap_complete panics on a failed write, so render first and write ourselves:
+/// a closed pipe (`| head -1`) then ends quietly like every other command.
+pub fn completions(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {
+    let mut text = Vec::new();
+    let mut cmd = Cli::command();
+    clap_complete::generate(args.shell, &mut cmd, "sudoku-batch", &mut text);
+    write_stdout(&text)
 }
 
 /// The man pages: the overview, then one per command (`sudoku-batch-solve`, ...).
@@ -54,7 +63,8 @@ fn man_pages() -> Vec<(String, clap::Command)> {
 }
 
 /// `man`: one page on stdout, or every page into `dir` (each file complete or absent).
-fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
+    let (command, dir) = (args.command.as_deref(), args.dir.as_deref());
     let pages = man_pages();
     let render = |cmd: &clap::Command| -> anyhow::Result<Vec<u8>> {
         let mut text = Vec::new();
@@ -92,33 +102,4 @@ fn man(command: Option<&str>, dir: Option<&std::path::Path>) -> anyhow::Result<E
         );
     };
     write_stdout(&render(cmd)?)
-}
-
-/// Write `bytes` to stdout (a closed pipe comes back as an error, which `main` ends quietly).
-fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(bytes)?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// True when the error chain holds a closed-pipe write (`sudoku-batch ... | head`).
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
-}
-
-/// A pipeline error as the user should read it: write errors name the output.
-pub fn output_error(
-    e: sudoku_batch::pipeline::PipelineError,
-    output: &crate::output::Output,
-) -> anyhow::Error {
-    match e {
-        sudoku_batch::pipeline::PipelineError::Output(e) => {
-            anyhow::Error::new(e).context(format!("{}: cannot write", output.label()))
-        }
-        e => e.into(),
-    }
 }

@@ -1,6 +1,7 @@
 //! `sudoku-batch bench`: solve-only throughput, one row per dataset × algorithm.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -10,7 +11,47 @@ use sudoku_batch::io::load_puzzles;
 
 use sudoku_batch::io::Input;
 
-use crate::cli::{self, BenchArgs};
+use clap::Args;
+
+use crate::cli::{algorithms, InputArgs, ThreadsArg};
+use sudoku_batch::solver::Algorithm;
+
+pub const HELP: &str = "\
+Examples:
+  sudoku-batch bench ../shared/datasets/puzzles3_magictour_top1465
+  sudoku-batch bench --threads 1 --limit 2 --json data/*.txt
+  sudoku-batch bench --algorithm naive,mrv,fast --seconds 5 top1465.txt";
+
+/// `sudoku-batch bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files (line files, CSV, ... as for `solve`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Algorithms to measure, comma-separated: fast, bands, hybrid, jcz, mrv, naive.
+    #[arg(long, short, value_delimiter = ',', default_value = "fast", ignore_case = true,
+          value_parser = algorithms())]
+    pub algorithm: Vec<Algorithm>,
+
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+
+    /// Solutions to look for: 1 finds one, 2 also proves uniqueness.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub limit: u32,
+
+    /// Minimum timed seconds per dataset and algorithm (slow algorithms are cut off there).
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+
+    /// Print one JSON object per line instead of a table.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
@@ -19,7 +60,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     for path in &args.files {
         Input::Path(path.clone()).check()?;
     }
-    let threads = cli::threads(args.threads);
+    let threads = args.threads.count();
     let options = args.input.reader_options();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

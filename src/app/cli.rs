@@ -1,0 +1,247 @@
+//! Command-line arguments (clap derive) and their validation into library settings.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use sudoku_batch::error::InputError;
+use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
+use sudoku_batch::solver::Algorithm;
+
+use crate::commands::{bench, canon, docs, generate, shuffle, solve, verify};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem)
+  1    the run finished, but some records were not (each is in the output, with its line)
+  2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
+  130  interrupted (SIGINT; 143 for SIGTERM): an -o output file is removed, never left half
+       written";
+
+/// Solve, check and benchmark Sudoku puzzles in bulk.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands: each one's arguments, help text and `run` live in `commands/<name>.rs`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve every puzzle of the inputs, writing one result per record in input order.
+    #[command(after_help = solve::HELP)]
+    Solve(solve::SolveArgs),
+    /// Check published solutions: every problem of every record, by line.
+    #[command(after_help = verify::HELP)]
+    Verify(verify::VerifyArgs),
+
+    /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
+    #[command(after_help = generate::HELP)]
+    Generate(generate::GenerateArgs),
+
+    /// Apply random Sudoku symmetries to existing puzzles (same difficulty, new look).
+    #[command(after_help = shuffle::HELP)]
+    Shuffle(shuffle::ShuffleArgs),
+
+    /// Print each puzzle's canonical form: equal forms exactly for puzzles equal up to symmetry.
+    #[command(after_help = canon::HELP)]
+    Canon(canon::CanonArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = docs::COMPLETIONS_HELP)]
+    Completions(docs::CompletionsArgs),
+
+    /// Print a man page (roff), or write one page per command to a directory.
+    #[command(after_help = docs::MAN_HELP)]
+    Man(docs::ManArgs),
+
+    /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
+    #[command(after_help = bench::HELP)]
+    Bench(bench::BenchArgs),
+}
+
+/// A value parser over named choices (listed in `--help` and completed by the shells), each
+/// with its aliases, mapped to `T`.
+pub fn choices<T: Clone + Send + Sync + 'static>(
+    table: &'static [(&'static str, &'static [&'static str], T)],
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = table
+        .iter()
+        .map(|(name, aliases, _)| PossibleValue::new(*name).aliases(aliases.iter().copied()));
+    PossibleValuesParser::new(values).map(move |s| {
+        let s = s.to_ascii_lowercase();
+        let (_, _, value) = table
+            .iter()
+            .find(|(name, aliases, _)| *name == s || aliases.contains(&s.as_str()))
+            .expect("clap accepted only listed values");
+        value.clone()
+    })
+}
+
+pub fn output_formats() -> impl clap::builder::TypedValueParser<Value = OutputFormat> {
+    choices(&[
+        ("line", &["lines"], OutputFormat::Line),
+        ("csv", &[], OutputFormat::Csv),
+        ("jsonl", &["json"], OutputFormat::Jsonl),
+    ])
+}
+
+/// The run summary file and `--strict`, shared by the commands that judge every record
+/// (solve, verify).
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Also write the run summary as JSON to FILE (complete or absent, like -o).
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+
+    /// Stop at the first record that is not fine (a status other than solved, or a problem:
+    /// see below) with exit code 2 and a message naming its file and line; the records before
+    /// it are written, and an output file (-o) is not created. Default: report every record
+    /// and go on (exit code 1).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// `--threads`, shared by every command that works in parallel.
+#[derive(Debug, Args)]
+pub struct ThreadsArg {
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS).
+    #[arg(long = "threads", short = 'j', value_name = "N")]
+    pub requested: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// The thread count to use: the option, else `RAYON_NUM_THREADS`, else all cores.
+    pub fn count(&self) -> usize {
+        self.requested
+            .or_else(|| std::env::var("RAYON_NUM_THREADS").ok()?.parse().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+/// Threads, output file and quietness, shared by commands that write puzzles.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+
+    /// Output file (default stdout); written through a temporary file, so complete or absent.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// No summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The inputs named on the command line (`-` is stdin, and no name at all means stdin), each
+/// checked to open before any work starts: a typo in the last path must not cost a long run.
+pub fn inputs(args: &[String]) -> Result<Vec<Input>, InputError> {
+    let inputs = if args.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        args.iter().map(|a| Input::from_arg(a)).collect()
+    };
+    inputs.iter().try_for_each(Input::check)?;
+    Ok(inputs)
+}
+
+/// Like [`inputs`], but no names means no inputs (for optional file lists such as
+/// `verify --against`).
+pub fn inputs_if_any(args: &[String]) -> Result<Vec<Input>, InputError> {
+    if args.is_empty() {
+        Ok(Vec::new())
+    } else {
+        inputs(args)
+    }
+}
+
+/// Options shared by every command that reads puzzles.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input format: auto, lines, csv, block or board (LeetCode). Auto looks at the first line.
+    #[arg(long, value_name = "FORMAT", default_value = "auto", ignore_case = true,
+          value_parser = input_formats())]
+    pub input_format: InputFormat,
+
+    /// CSV puzzle column, by header name or 0-based index (default: puzzle, quizzes, quiz, question).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub column: Option<String>,
+
+    /// Process only shard K of N of each (plain) input file: the K-th of N contiguous byte
+    /// ranges, aligned to line starts. The N outputs concatenated equal the unsharded output
+    /// (only shard 1 writes a CSV header). For job arrays (Slurm, Kubernetes indexed jobs).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 3/8")?;
+    let (k, n): (u64, u64) = (
+        k.trim()
+            .parse()
+            .map_err(|_| format!("{k:?} is not a number"))?,
+        n.trim()
+            .parse()
+            .map_err(|_| format!("{n:?} is not a number"))?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("{s}: K must be from 1 to N"));
+    }
+    Ok((k, n))
+}
+
+impl InputArgs {
+    /// The reader settings these options ask for.
+    pub fn reader_options(&self) -> ReaderOptions {
+        ReaderOptions {
+            shard: self.shard,
+            format: self.input_format,
+            column: self
+                .column
+                .as_ref()
+                .map(|c| match c.trim().parse::<usize>() {
+                    Ok(i) => Column::Index(i),
+                    Err(_) => Column::Name(c.clone()),
+                }),
+            keep_text: false,
+        }
+    }
+}
+
+fn input_formats() -> impl clap::builder::TypedValueParser<Value = InputFormat> {
+    choices(&[
+        ("auto", &[], InputFormat::Auto),
+        ("lines", &["line"], InputFormat::Lines),
+        ("csv", &[], InputFormat::Csv),
+        ("block", &["blocks"], InputFormat::Block),
+        ("board", &["leetcode"], InputFormat::Board),
+    ])
+}
+
+/// The algorithms, by name (listed in `--help` and completed by the shells).
+pub fn algorithms() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name)).map(|s| {
+        s.parse::<Algorithm>()
+            .expect("clap accepted only listed names")
+    })
+}
+
+/// CPU features this binary was compiled to use, for `--version`.
+pub fn cpu_features() -> String {
+    let mut f: Vec<&str> = Vec::new();
+    macro_rules! feature {
+        ($($name:tt),*) => {$( if cfg!(target_feature = $name) { f.push($name); } )*};
+    }
+    feature!("sse4.2", "popcnt", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f", "neon");
+    if f.is_empty() {
+        "baseline".to_string()
+    } else {
+        f.join(" ")
+    }
+}

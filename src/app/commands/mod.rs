@@ -1,0 +1,57 @@
+//! One module per subcommand; each turns validated arguments into library calls and output.
+
+pub mod bench;
+pub mod canon;
+pub mod docs;
+pub mod generate;
+pub mod shuffle;
+pub mod solve;
+pub mod verify;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+
+/// Run the chosen subcommand.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Bench(args) => bench::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Shuffle(args) => shuffle::run(&args),
+        Command::Canon(args) => canon::run(&args),
+        Command::Completions(args) => docs::completions(&args),
+        Command::Man(args) => docs::man(&args),
+    }
+}
+
+/// Write `bytes` to stdout (a closed pipe comes back as an error, which `main` ends quietly).
+pub fn write_stdout(bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// True when the error chain holds a closed-pipe write (`sudoku-batch ... | head`).
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// A pipeline error as the user should read it: write errors name the output.
+pub fn output_error(
+    e: sudoku_batch::pipeline::PipelineError,
+    output: &crate::output::Output,
+) -> anyhow::Error {
+    match e {
+        sudoku_batch::pipeline::PipelineError::Output(e) => {
+            anyhow::Error::new(e).context(format!("{}: cannot write", output.label()))
+        }
+        e => e.into(),
+    }
+}
