@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::{Grid, CELLS};
 use crate::solver::{solve_with_limit, Status};
+use crate::symmetry::{Rng, Symmetry};
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,89 +67,6 @@ pub struct Generated {
     pub solution: Grid,
     /// Attempts made (1 when the first candidate fit).
     pub attempts: u32,
-}
-
-/// SplitMix64: small, fast and good enough to shuffle cells and digits.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator for stream `index` of `seed`.
-    pub fn new(seed: u64, index: u64) -> Rng {
-        let mut r = Rng(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        r.next_u64();
-        r
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// Fisher-Yates shuffle.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
-
-/// A random Sudoku symmetry: it maps valid grids to valid grids and keeps solution counts.
-#[derive(Clone, Copy, Debug)]
-pub struct Symmetry {
-    digits: [u8; 10],
-    rows: [usize; 9],
-    cols: [usize; 9],
-    transpose: bool,
-}
-
-fn line_permutation(rng: &mut Rng) -> [usize; 9] {
-    let mut outer = [0, 1, 2];
-    rng.shuffle(&mut outer);
-    let mut p = [0; 9];
-    for (block, &o) in outer.iter().enumerate() {
-        let mut inner = [0, 1, 2];
-        rng.shuffle(&mut inner);
-        for (k, &i) in inner.iter().enumerate() {
-            p[block * 3 + k] = o * 3 + i;
-        }
-    }
-    p
-}
-
-impl Symmetry {
-    /// A uniformly drawn symmetry.
-    pub fn random(rng: &mut Rng) -> Symmetry {
-        let mut digits = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-        rng.shuffle(&mut digits[1..]);
-        Symmetry {
-            digits,
-            rows: line_permutation(rng),
-            cols: line_permutation(rng),
-            transpose: rng.below(2) == 1,
-        }
-    }
-
-    /// The image of `grid`.
-    pub fn apply(&self, grid: &Grid) -> Grid {
-        let mut cells = [0u8; CELLS];
-        for (r, &sr) in self.rows.iter().enumerate() {
-            for (c, &sc) in self.cols.iter().enumerate() {
-                let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
-                cells[r * 9 + c] = self.digits[usize::from(grid.get(sr * 9 + sc))];
-            }
-        }
-        Grid::from_cells(cells).expect("digits stay 0..=9")
-    }
 }
 
 /// A random complete valid grid.

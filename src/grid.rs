@@ -247,45 +247,19 @@ impl Grid {
         let mut row = 0usize;
         for (line_no, line) in text.lines().enumerate() {
             let line = line.trim();
-            if line.is_empty() || line.chars().all(|c| "-+|=* ".contains(c)) {
+            if line.is_empty() || is_block_separator(line.as_bytes()) {
                 continue;
             }
+            let err = |message: String| GridError::Block {
+                line: line_no + 1,
+                message,
+            };
             if row >= 9 {
-                return Err(GridError::Block {
-                    line: line_no + 1,
-                    message: "more than 9 rows".into(),
-                });
+                return Err(err("more than 9 rows".into()));
             }
-            let mut col = 0usize;
-            for (at, ch) in line.char_indices() {
-                if ch == '|' || ch == '+' || ch.is_whitespace() {
-                    continue;
-                }
-                let v = if ch.is_ascii() {
-                    cell_value(ch as u8)
-                } else {
-                    None
-                };
-                let Some(v) = v else {
-                    return Err(GridError::Block {
-                        line: line_no + 1,
-                        message: format!("'{ch}' at column {} is not a cell", at + 1),
-                    });
-                };
-                if col >= 9 {
-                    return Err(GridError::Block {
-                        line: line_no + 1,
-                        message: "more than 9 cells in the row".into(),
-                    });
-                }
-                cells[row * 9 + col] = v;
-                col += 1;
-            }
-            if col != 9 {
-                return Err(GridError::Block {
-                    line: line_no + 1,
-                    message: format!("{col} cells in the row, expected 9"),
-                });
+            match block_row(line.as_bytes()) {
+                Ok(values) => cells[row * 9..row * 9 + 9].copy_from_slice(&values),
+                Err(e) => return Err(err(e.describe(line))),
             }
             row += 1;
         }
@@ -440,6 +414,69 @@ impl std::str::FromStr for Grid {
     fn from_str(s: &str) -> Result<Grid, GridError> {
         Grid::parse(s)
     }
+}
+
+/// Whether a line of a 9-row block is a separator (`-`, `+`, `|`, `=`, `*` and blanks only).
+pub(crate) fn is_block_separator(line: &[u8]) -> bool {
+    line.iter().all(|b| b"-+|=* \t".contains(b))
+}
+
+/// What is wrong with a row of a 9-row block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BlockRowError {
+    /// Characters other than the ignored `|`, `+` and blanks (cells or not).
+    pub chars: usize,
+    /// The first byte that is not a cell (its offset), if one comes before a tenth cell.
+    pub not_a_cell: Option<usize>,
+    /// Cells before the first problem (10: too many).
+    pub cells: usize,
+}
+
+impl BlockRowError {
+    /// The message for the row `line`.
+    fn describe(&self, line: &str) -> String {
+        match self.not_a_cell {
+            Some(at) => {
+                let ch = line[at..].chars().next().unwrap_or('?');
+                format!("'{ch}' at column {} is not a cell", at + 1)
+            }
+            None if self.cells > 9 => "more than 9 cells in the row".into(),
+            None => format!("{} cells in the row, expected 9", self.cells),
+        }
+    }
+}
+
+/// One row of a 9-row block: 9 cells, with `|`, `+` and blanks ignored. The one row parser of
+/// [`Grid::from_block`] and the block reader.
+pub(crate) fn block_row(line: &[u8]) -> Result<[u8; 9], BlockRowError> {
+    let mut values = [0u8; 9];
+    let mut e = BlockRowError {
+        chars: 0,
+        not_a_cell: None,
+        cells: 0,
+    };
+    let mut failed = false;
+    for (at, &b) in line.iter().enumerate() {
+        if matches!(b, b'|' | b'+') || b.is_ascii_whitespace() {
+            continue;
+        }
+        e.chars += 1;
+        if failed {
+            continue;
+        }
+        match cell_value(b) {
+            None => (e.not_a_cell, failed) = (Some(at), true),
+            Some(_) if e.cells == 9 => (e.cells, failed) = (10, true),
+            Some(v) => {
+                values[e.cells] = v;
+                e.cells += 1;
+            }
+        }
+    }
+    if failed || e.cells != 9 {
+        return Err(e);
+    }
+    Ok(values)
 }
 
 #[cfg(test)]

@@ -14,16 +14,19 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod canon;
 pub mod canonical;
-pub mod dedupe;
 pub mod distribution;
 pub mod error;
 pub mod generate;
 pub mod grid;
 pub mod io;
 pub mod pipeline;
+pub mod shuffle;
+pub mod solve;
 pub mod solver;
 pub mod stats;
+pub mod symmetry;
 pub mod verify;
 
 pub use error::{GridError, InputError, RecordError};

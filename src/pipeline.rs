@@ -7,40 +7,18 @@
 //! ```
 
 use std::io;
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::error::InputError;
 use crate::io::reader::{Record, RecordReader};
-use crate::io::writer::SolvedRecord;
-use crate::solver::{Algorithm, Limits};
-use crate::stats::RunStats;
 
-/// How to solve.
-#[derive(Clone, Copy, Debug)]
-pub struct PipelineConfig {
-    /// The solver.
-    pub algorithm: Algorithm,
-    /// Solutions to look for per puzzle (1 finds one, 2 proves uniqueness, N counts to N).
-    pub limit: u32,
-    /// Solver threads (1 solves on the calling thread).
-    pub threads: usize,
-    /// Records per batch.
-    pub batch: usize,
-}
-
-impl Default for PipelineConfig {
-    fn default() -> Self {
-        PipelineConfig {
-            algorithm: Algorithm::Fast,
-            limit: 1,
-            threads: 1,
-            batch: 4096,
-        }
-    }
-}
+/// Records per batch: large enough that handing a batch between threads costs nothing per
+/// record, small enough that a few batches in flight keep memory flat.
+pub const BATCH: usize = 4096;
 
 /// Told about the run's progress once per batch. The default does nothing.
 pub trait Progress: Sync {
@@ -52,7 +30,30 @@ pub trait Progress: Sync {
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
-pub use crate::io::Sink;
+/// Where results go, in input order (the pipeline calls it on its writer thread).
+pub trait Sink<T> {
+    /// Called once before the first result (headers).
+    fn start(&mut self) -> io::Result<()>;
+    /// One result.
+    fn write(&mut self, item: &T) -> io::Result<()>;
+    /// Called once after the last result.
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+/// A sink for runs whose results are only collected (nothing is written).
+pub struct Discard;
+
+impl<T> Sink<T> for Discard {
+    fn start(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    fn write(&mut self, _: &T) -> io::Result<()> {
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
 
 /// What stops a run.
 #[derive(Debug, Error)]
@@ -106,70 +107,32 @@ fn collect_batch<T>(
     None
 }
 
-/// Solve one record (a malformed record gets no outcome).
-pub fn solve_record(record: Record, algorithm: Algorithm, limits: &Limits<'_>) -> SolvedRecord {
-    let outcome = record
-        .puzzle
-        .as_ref()
-        .ok()
-        .map(|p| algorithm.solve(p, limits));
-    SolvedRecord { record, outcome }
+/// A rayon pool of `threads` workers (at least one).
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
 }
 
-/// Count one result into `stats`.
-pub fn tally(stats: &mut RunStats, r: &SolvedRecord) {
-    match &r.outcome {
-        Some(o) => stats.add_outcome(o),
-        None => stats.add_malformed(),
-    }
-}
-
-/// A rayon pool of `threads` workers, or `None` for one thread (work then runs on the caller).
+/// A pool of `threads` workers, or `None` for one thread (work then runs on the caller).
 pub fn worker_pool(
     threads: usize,
 ) -> Result<Option<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
     if threads > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map(Some)
+        thread_pool(threads).map(Some)
     } else {
         Ok(None)
     }
 }
 
-/// Apply `work` to one batch, in parallel on `pool` when there is one; results keep the
-/// input order.
-fn work_batch<T: Send>(
-    records: Vec<Record>,
-    pool: Option<&rayon::ThreadPool>,
-    work: &(dyn Fn(Record) -> T + Sync),
-) -> Vec<T> {
-    let mut done = Vec::with_capacity(records.len());
-    match pool {
-        Some(pool) => pool.install(|| {
-            records
-                .into_par_iter()
-                .with_min_len(16)
-                .map(work)
-                .collect_into_vec(&mut done)
-        }),
-        None => done.extend(records.into_iter().map(work)),
-    }
-    done
-}
-
 /// The generic pipeline: `work` on every record (in parallel), then, in input order, `collect`
 /// on the calling thread (totals, cross-record checks, messages) and `sink` on the writer
-/// thread. On an input error the records before it are still collected and written; when
-/// `collect` returns a [`Halt`], the records before that one are written and the run stops
-/// with [`PipelineError::Halted`].
+/// thread. Returns the number of records collected. On an input error the records before it
+/// are still collected and written; when `collect` returns a [`Halt`], the records before
+/// that one are written and the run stops with [`PipelineError::Halted`].
 ///
 /// An input that fits in one batch is handled on the calling thread (no reader or writer
 /// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
-/// The reader thread owns `reader`: when the run stops early (a halt, a write error), it is
-/// left to end on its own rather than waited for, since it may be blocked reading a slow
-/// stream (`tail -f ... | sudoku-batch solve --strict` must report at once).
 pub fn run_stages<T: Send>(
     mut reader: RecordReader,
     threads: usize,
@@ -178,101 +141,157 @@ pub fn run_stages<T: Send>(
     mut collect: impl FnMut(&mut T) -> Result<(), Halt>,
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
-) -> Result<(), PipelineError> {
-    let pool = worker_pool(threads)?;
+) -> Result<u64, PipelineError> {
+    let stages = Stages {
+        pool: worker_pool(threads)?,
+        work,
+        progress,
+    };
     let batch = batch.max(1);
-    let mut records_done = 0u64;
     let mut first = Vec::new();
     let first_read = reader.read_batch(&mut first, batch);
-    if !matches!(first_read, Ok(n) if n == batch) {
-        let mut done = work_batch(first, pool.as_ref(), work);
-        let halt = collect_batch(&mut done, &mut collect);
-        progress.update(done.len() as u64);
-        let written = sink
-            .start()
-            .and_then(|()| done.iter().try_for_each(|r| sink.write(r)));
-        written
-            .and_then(|()| sink.flush())
-            .map_err(PipelineError::Output)?;
-        if let Some(h) = halt {
-            return Err(halted_at(reader.label().to_string(), h));
-        }
-        return first_read.map(|_| ()).map_err(PipelineError::Input);
+    if matches!(first_read, Ok(n) if n == batch) {
+        return stages.threaded(reader, first, batch, &mut collect, sink);
     }
-    let label = reader.label().to_string();
-    let (batch_tx, batch_rx) = sync_channel::<Result<Vec<Record>, InputError>>(2);
-    let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
+    let mut done = stages.work_batch(first);
+    let halt = collect_batch(&mut done, &mut collect);
+    progress.update(done.len() as u64);
+    sink.start()
+        .and_then(|()| done.iter().try_for_each(|r| sink.write(r)))
+        .and_then(|()| sink.flush())
+        .map_err(PipelineError::Output)?;
+    if let Some(h) = halt {
+        return Err(halted_at(reader.label().to_string(), h));
+    }
+    first_read.map_err(PipelineError::Input)?;
+    Ok(done.len() as u64)
+}
+
+/// The worker side of a run: the pool, the work and whom to tell about progress.
+struct Stages<'a, T> {
+    pool: Option<rayon::ThreadPool>,
+    work: &'a (dyn Fn(Record) -> T + Sync),
+    progress: &'a dyn Progress,
+}
+
+impl<T: Send> Stages<'_, T> {
+    /// Apply the work to one batch, in parallel when there is a pool; results keep the input
+    /// order.
+    fn work_batch(&self, records: Vec<Record>) -> Vec<T> {
+        let mut done = Vec::with_capacity(records.len());
+        match &self.pool {
+            Some(pool) => pool.install(|| {
+                records
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .map(self.work)
+                    .collect_into_vec(&mut done)
+            }),
+            None => done.extend(records.into_iter().map(self.work)),
+        }
+        done
+    }
+
+    /// The threaded pipeline, from its first (full) batch on.
+    ///
+    /// The reader thread owns `reader`: when the run stops early (a halt, a write error), it
+    /// is left to end on its own rather than waited for, since it may be blocked reading a
+    /// slow stream (`tail -f ... | sudoku-batch solve --strict` must report at once).
+    fn threaded(
+        &self,
+        reader: RecordReader,
+        first: Vec<Record>,
+        batch: usize,
+        collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
+        sink: &mut (dyn Sink<T> + Send),
+    ) -> Result<u64, PipelineError> {
+        let label = reader.label().to_string();
+        let (batch_rx, reading) = spawn_reader(reader, first, batch)?;
+        let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
+        std::thread::scope(|scope| {
+            let writing = scope.spawn(move || write_batches(out_rx, sink));
+            let mut records_done = 0u64;
+            let mut failure = None;
+            let mut input_error = None;
+            for message in batch_rx {
+                let records = match message {
+                    Ok(records) => records,
+                    Err(e) => {
+                        input_error = Some(PipelineError::Input(e));
+                        break;
+                    }
+                };
+                let mut done = self.work_batch(records);
+                let halt = collect_batch(&mut done, collect);
+                records_done += done.len() as u64;
+                self.progress.update(records_done);
+                if out_tx.send(done).is_err() {
+                    break; // the writer stopped: its error is reported below
+                }
+                if let Some(h) = halt {
+                    failure = Some(h);
+                    break;
+                }
+            }
+            drop(out_tx);
+            let written = writing.join().expect("the writer thread does not panic");
+            if failure.is_none() && written.is_ok() {
+                // The whole input was read (or failed): the reader has ended.
+                reading.join().expect("the reader thread does not panic");
+            }
+            // Otherwise the dropped batch receiver stops the reader at its next batch.
+            match (written, failure, input_error) {
+                (Err(e), _, _) => Err(PipelineError::Output(e)),
+                (Ok(()), Some(h), _) => Err(halted_at(label, h)),
+                (Ok(()), None, Some(e)) => Err(e),
+                (Ok(()), None, None) => Ok(records_done),
+            }
+        })
+    }
+}
+
+/// The reader thread: `first`, then batch after batch until the input ends or fails (the
+/// records read before a failure are sent before it), or until the receiver is dropped.
+fn spawn_reader(
+    mut reader: RecordReader,
+    first: Vec<Record>,
+    batch: usize,
+) -> Result<(Receiver<Batch>, JoinHandle<()>), PipelineError> {
+    let (batch_tx, batch_rx) = sync_channel::<Batch>(2);
     batch_tx.send(Ok(first)).expect("the receiver is alive");
     let reading = std::thread::Builder::new()
         .name("reader".into())
         .spawn(move || loop {
             // Grown as filled, not reserved: most batches are full, but memory stays honest.
             let mut records = Vec::new();
-            match reader.read_batch(&mut records, batch) {
-                Ok(0) => break,
-                Ok(_) => {
-                    if batch_tx.send(Ok(records)).is_err() {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    // Send what was read before the failure, then the failure.
-                    if !records.is_empty() && batch_tx.send(Ok(records)).is_err() {
-                        break;
-                    }
-                    let _ = batch_tx.send(Err(e));
-                    break;
-                }
+            let read = reader.read_batch(&mut records, batch);
+            let last = !matches!(read, Ok(n) if n > 0);
+            if !records.is_empty() && batch_tx.send(Ok(records)).is_err() {
+                break;
+            }
+            if let Err(e) = read {
+                let _ = batch_tx.send(Err(e));
+            }
+            if last {
+                break;
             }
         })
         .map_err(PipelineError::Spawn)?;
-    std::thread::scope(|scope| {
-        let writing = scope.spawn(move || -> io::Result<()> {
-            sink.start()?;
-            for done in out_rx {
-                for r in &done {
-                    sink.write(r)?;
-                }
-            }
-            sink.flush()
-        });
+    Ok((batch_rx, reading))
+}
 
-        let mut failure = None;
-        let mut input_error = None;
-        for message in batch_rx {
-            let records = match message {
-                Ok(records) => records,
-                Err(e) => {
-                    input_error = Some(PipelineError::Input(e));
-                    break;
-                }
-            };
-            let mut done = work_batch(records, pool.as_ref(), work);
-            let halt = collect_batch(&mut done, &mut collect);
-            records_done += done.len() as u64;
-            progress.update(records_done);
-            if out_tx.send(done).is_err() {
-                break; // the writer stopped: its error is reported below
-            }
-            if let Some(h) = halt {
-                failure = Some(h);
-                break;
-            }
+/// A batch of records, or the input error that ended the input.
+type Batch = Result<Vec<Record>, InputError>;
+
+/// The writer thread: every batch in order, between the sink's start and flush.
+fn write_batches<T>(batches: Receiver<Vec<T>>, sink: &mut (dyn Sink<T> + Send)) -> io::Result<()> {
+    sink.start()?;
+    for done in batches {
+        for r in &done {
+            sink.write(r)?;
         }
-        drop(out_tx);
-        let written = writing.join().expect("the writer thread does not panic");
-        if failure.is_none() && written.is_ok() {
-            // The whole input was read (or failed): the reader has ended.
-            reading.join().expect("the reader thread does not panic");
-        }
-        // Otherwise the dropped batch receiver stops the reader at its next batch.
-        match (written, failure, input_error) {
-            (Err(e), _, _) => Err(PipelineError::Output(e)),
-            (Ok(()), Some(h), _) => Err(halted_at(label, h)),
-            (Ok(()), None, Some(e)) => Err(e),
-            (Ok(()), None, None) => Ok(()),
-        }
-    })
+    }
+    sink.flush()
 }
 
 fn halted_at(path: String, h: Halt) -> PipelineError {

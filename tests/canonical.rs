@@ -9,8 +9,8 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 use sudoku_batch::canonical::{reference, Canonicalizer};
-use sudoku_batch::generate::{Rng, Symmetry};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
+use sudoku_batch::symmetry::{Rng, Symmetry};
 use sudoku_batch::Grid;
 
 mod common;

@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod job;
 mod output;
 mod progress;
 

@@ -49,6 +49,11 @@ impl Bar {
 
     /// True when stdout is a terminal: output written there would tear a bar on the same
     /// screen, so commands writing to stdout pass `show && !Bar::stdout_is_terminal()`.
+    /// A bar that never shows (for commands without one); its messages go to stderr.
+    pub fn hidden() -> Bar {
+        Bar::shown_if(ProgressBar::hidden(), false)
+    }
+
     pub fn stdout_is_terminal() -> bool {
         std::io::stdout().is_terminal()
     }
@@ -101,6 +106,13 @@ impl Bar {
 
     /// Remove the bar from the terminal.
     pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Drop for Bar {
+    /// A run that ends early (an error) leaves no bar behind its message.
+    fn drop(&mut self) {
         self.bar.finish_and_clear();
     }
 }

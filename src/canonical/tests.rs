@@ -1,5 +1,6 @@
 use super::*;
-use crate::generate::{random_solution, Rng, Symmetry};
+use crate::generate::random_solution;
+use crate::symmetry::{Rng, Symmetry};
 
 const P: &str = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 

@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::grid::{Grid, Unit};
+use crate::symmetry::{Rng, Symmetry};
 
 /// The LeetCode 37 example.
 const LEETCODE: &str =
@@ -150,68 +151,10 @@ fn algorithm_names_round_trip() {
 
 // ---- property tests -------------------------------------------------------------------
 
-/// A random symmetry of the Sudoku grid: digit relabelling, row/column permutations within
-/// bands/stacks, band/stack permutations and an optional transposition.
-#[derive(Debug, Clone)]
-struct Symmetry {
-    digits: [u8; 9],
-    rows: [usize; 9],
-    cols: [usize; 9],
-    transpose: bool,
-}
-
-fn perm3() -> impl Strategy<Value = [usize; 3]> {
-    Just([0usize, 1, 2])
-        .prop_shuffle()
-        .prop_map(|v| [v[0], v[1], v[2]])
-}
-
-fn line_perm() -> impl Strategy<Value = [usize; 9]> {
-    (perm3(), perm3(), perm3(), perm3()).prop_map(|(outer, a, b, c)| {
-        let inner = [a, b, c];
-        let mut p = [0; 9];
-        for (i, slot) in p.iter_mut().enumerate() {
-            *slot = outer[i / 3] * 3 + inner[i / 3][i % 3];
-        }
-        p
-    })
-}
-
+/// A random symmetry of the Sudoku grid (the library's, drawn from a proptest seed).
 fn symmetry() -> impl Strategy<Value = Symmetry> {
-    (
-        Just((1u8..=9).collect::<Vec<_>>()).prop_shuffle(),
-        line_perm(),
-        line_perm(),
-        any::<bool>(),
-    )
-        .prop_map(|(d, rows, cols, transpose)| Symmetry {
-            digits: d.try_into().unwrap(),
-            rows,
-            cols,
-            transpose,
-        })
-}
-
-impl Symmetry {
-    fn apply(&self, g: &Grid) -> Grid {
-        let mut out = Grid::EMPTY;
-        for r in 0..9 {
-            for c in 0..9 {
-                let (sr, sc) = (self.rows[r], self.cols[c]);
-                let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
-                let v = g.get(sr * 9 + sc);
-                out.set(
-                    r * 9 + c,
-                    if v == 0 {
-                        0
-                    } else {
-                        self.digits[v as usize - 1]
-                    },
-                );
-            }
-        }
-        out
-    }
+    (any::<u64>(), any::<u64>())
+        .prop_map(|(seed, stream)| Symmetry::random(&mut Rng::new(seed, stream)))
 }
 
 /// Puzzles from a known solution with random cells removed: 0, 1 or many solutions.

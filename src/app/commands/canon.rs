@@ -1,20 +1,18 @@
 //! `sudoku-batch canon`: one canonical form per input record, in input order.
 
 use std::cell::RefCell;
-use std::io::BufWriter;
 use std::process::ExitCode;
-use std::time::Instant;
-
-use sudoku_batch::canonical::Canonicalizer;
-use sudoku_batch::io::canon::{CanonRecord, CanonStatus, CanonWriter};
-use sudoku_batch::io::{OutputFormat, RecordReader};
-use sudoku_batch::pipeline::{self, NoProgress};
 
 use clap::Args;
 
-use crate::cli::{self, output_formats, InputArgs, RunArgs};
-use crate::commands::output_error;
-use crate::output::{Diagnostics, Output};
+use sudoku_batch::canon::{CanonRecord, CanonStatus, CanonWriter};
+use sudoku_batch::canonical::Canonicalizer;
+use sudoku_batch::io::OutputFormat;
+
+use crate::cli::{output_formats, InputArgs, RunArgs};
+use crate::job::{Job, Outputs};
+use crate::output::Diagnostics;
+use crate::progress::Bar;
 
 pub const HELP: &str = "\
 The canonical form is the lexicographically smallest 81-cell string (empty = 0, below every
@@ -56,56 +54,41 @@ thread_local! {
 }
 
 pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
-    let inputs = cli::inputs(&args.inputs)?;
+    let outputs = Outputs {
+        output: args.run.output.as_deref(),
+        stats_json: None,
+    };
     let options = args.input.reader_options();
-    let (output, sink) = Output::create(args.run.output.as_deref())?;
+    let threads = args.run.threads.count();
+    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.run.quiet)?;
     let mut diagnostics = Diagnostics::new(args.run.quiet);
     // Only the first shard writes the CSV header, so shard outputs concatenate.
-    let header = options.shard.is_none_or(|(k, _)| k == 1);
-    let mut writer = CanonWriter::new(BufWriter::with_capacity(1 << 16, sink), args.format, header);
-    let start = Instant::now();
+    let header = job.options.shard.is_none_or(|(k, _)| k == 1);
+    let mut writer = CanonWriter::new(out, args.format, header);
     let (mut records, mut bad) = (0u64, 0u64);
-    for input in &inputs {
+    let bar = Bar::hidden();
+    let work = |r| SEARCH.with(|s| CanonRecord::new(r, &mut s.borrow_mut()));
+    for input in &job.inputs {
         let label = input.label();
-        let reader = RecordReader::open(input, &options)?;
-        let records_before = records;
-        pipeline::run_stages(
-            reader,
-            args.run.threads.count(),
-            4096,
-            &|r| SEARCH.with(|s| CanonRecord::new(r, &mut s.borrow_mut())),
-            |c| {
-                records += 1;
-                if c.status() != CanonStatus::Ok {
-                    bad += 1;
-                    let message =
-                        format!("{}: {}", c.status().as_str(), c.error().unwrap_or_default());
-                    diagnostics.report(|m| eprintln!("{m}"), &label, c.record.line, &message);
-                }
-                Ok(())
-            },
-            &mut writer,
-            &NoProgress,
-        )
-        .map_err(|e| output_error(e, &output))?;
-        if records == records_before && !args.run.quiet {
-            eprintln!("{}", crate::output::no_records(&label));
-        }
+        let collect = |c: &mut CanonRecord| {
+            if c.status() != CanonStatus::Ok {
+                bad += 1;
+                let message = format!("{}: {}", c.status().as_str(), c.error().unwrap_or_default());
+                diagnostics.report(|m| eprintln!("{m}"), &label, c.record.line, &message);
+            }
+            Ok(())
+        };
+        records += job.stage(job.open(input)?, &work, collect, &mut writer, &bar)?;
     }
-    drop(writer);
-    output.commit()?;
+    job.commit(writer.into_inner())?;
     diagnostics.finish("--format jsonl or csv gives every record's message");
     if !args.run.quiet {
-        let secs = start.elapsed().as_secs_f64();
+        let secs = job.seconds();
         eprintln!(
             "sudoku-batch: canonicalised {records} records in {secs:.2} s ({:.0} puzzles/s): {} with a form, {bad} invalid or malformed",
             records as f64 / secs.max(1e-9),
             records - bad
         );
     }
-    Ok(if bad == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    job.finish(&(), bad == 0)
 }

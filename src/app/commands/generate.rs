@@ -10,6 +10,8 @@ use rayon::prelude::*;
 
 use sudoku_batch::generate::{generate_unless, GenerateConfig, Generated, Shortfall};
 use sudoku_batch::grid::CELLS;
+use sudoku_batch::io::write::PuzzleLines;
+use sudoku_batch::pipeline::thread_pool;
 
 use clap::Args;
 
@@ -82,10 +84,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     if cfg.min_guesses > cfg.max_guesses {
         bail!("--min-guesses is above --max-guesses");
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.run.threads.count())
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = thread_pool(args.run.threads.count()).context("cannot start worker threads")?;
     let (output, sink) = Output::create(args.run.output.as_deref())?;
     let start = Instant::now();
     let mut out = BufWriter::with_capacity(1 << 16, sink);
@@ -143,12 +142,10 @@ fn write_puzzles(
     args: &GenerateArgs,
     bar: &Bar,
 ) -> Result<u64, Stop> {
-    if args.with_solutions {
-        out.write_all(b"puzzle,solution\n")?;
-    }
+    let mut out = PuzzleLines::new(out, args.with_solutions);
+    out.start()?;
     let mut batch: Vec<Option<Result<Generated, Shortfall>>> = Vec::new();
     let cancel = AtomicBool::new(false);
-    let mut line = [0u8; 2 * CELLS + 2];
     let mut attempts = 0u64;
     for first in (0..args.count).step_by(1024) {
         let last = (first + 1024).min(args.count);
@@ -177,19 +174,7 @@ fn write_puzzles(
         for g in batch.drain(..) {
             let g = g.expect("not cancelled").expect("no miss in this batch");
             attempts += u64::from(g.attempts);
-            let (puzzle, rest) = line.split_at_mut(CELLS);
-            g.puzzle.write_line(b'.', puzzle.try_into().expect("81"));
-            let len = if args.with_solutions {
-                rest[0] = b',';
-                g.solution
-                    .write_line(b'0', (&mut rest[1..=CELLS]).try_into().expect("81"));
-                rest[CELLS + 1] = b'\n';
-                line.len()
-            } else {
-                rest[0] = b'\n';
-                CELLS + 1
-            };
-            out.write_all(&line[..len])?;
+            out.write(&g.puzzle, Some(&g.solution))?;
         }
     }
     out.flush()?;

@@ -42,16 +42,3 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
-
-/// A pipeline error as the user should read it: write errors name the output.
-pub fn output_error(
-    e: sudoku_batch::pipeline::PipelineError,
-    output: &crate::output::Output,
-) -> anyhow::Error {
-    match e {
-        sudoku_batch::pipeline::PipelineError::Output(e) => {
-            anyhow::Error::new(e).context(format!("{}: cannot write", output.label()))
-        }
-        e => e.into(),
-    }
-}

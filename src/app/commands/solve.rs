@@ -1,27 +1,20 @@
 //! `sudoku-batch solve`: every input through the pipeline, a summary on stderr, the exit code.
 
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
-
-use anyhow::Context;
-use serde::Serialize;
-
-use sudoku_batch::distribution::{Bucket, Distribution, Spread};
-use sudoku_batch::io::writer::Columns;
-use sudoku_batch::io::{
-    Input, OutputFormat, ReaderOptions, RecordReader, RecordStatus, ResultWriter, SolvedRecord,
-};
-use sudoku_batch::pipeline::{self, Halt, PipelineConfig};
-use sudoku_batch::solver::{Algorithm, Limits, Status};
-use sudoku_batch::stats::RunStats;
 
 use clap::Args;
 
-use crate::cli::{self, algorithms, output_formats, InputArgs, ReportArgs, ThreadsArg};
-use crate::commands::output_error;
-use crate::output::{Diagnostics, LateFile, Output};
+use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
+use sudoku_batch::pipeline::Halt;
+use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
+use sudoku_batch::solve::{self, Columns, RecordStatus, ResultWriter, SolvedRecord};
+use sudoku_batch::solver::{Algorithm, Limits};
+use sudoku_batch::stats::RunStats;
+
+use crate::cli::{algorithms, output_formats, InputArgs, ReportArgs, ThreadsArg};
+use crate::job::{Job, Outputs};
+use crate::output::Diagnostics;
 use crate::progress::Bar;
 
 pub const HELP: &str = "\
@@ -121,80 +114,7 @@ fn parse_empty(s: &str) -> Result<u8, String> {
     }
 }
 
-/// The run summary written by `--stats-json` (and printed on stderr).
-#[derive(Serialize)]
-struct Summary {
-    inputs: Vec<String>,
-    algorithm: Algorithm,
-    threads: usize,
-    limit: u32,
-    seconds: f64,
-    puzzles_per_sec: f64,
-    guesses_per_puzzle: f64,
-    nodes_per_puzzle: f64,
-    no_guess_pct: f64,
-    /// p50 / p90 / p99 / max of guesses and of nodes over the puzzles searched.
-    guesses_spread: Spread,
-    nodes_spread: Spread,
-    /// The puzzle that needed the most guesses (then nodes): where it is.
-    hardest: Option<Hardest>,
-    /// How many puzzles needed 0, 1, 2-3, 4-7, ... guesses.
-    guesses_histogram: Vec<Bucket>,
-    #[serde(flatten)]
-    stats: RunStats,
-}
-
-/// Where the hardest puzzle of a run is.
-#[derive(Clone, Serialize)]
-struct Hardest {
-    file: String,
-    line: u64,
-    guesses: u64,
-    nodes: u64,
-}
-
-/// Per-puzzle distributions and the hardest puzzle, gathered in input order.
-#[derive(Default)]
-struct Difficulty {
-    guesses: Distribution,
-    nodes: Distribution,
-    hardest: Option<Hardest>,
-}
-
-impl Difficulty {
-    fn add(&mut self, file: &str, r: &SolvedRecord) {
-        let Some(o) = &r.outcome else { return };
-        if !matches!(
-            o.status,
-            Status::Solved | Status::Multiple | Status::Unsolvable
-        ) {
-            return;
-        }
-        self.guesses.add(o.guesses);
-        self.nodes.add(o.nodes);
-        let harder = self
-            .hardest
-            .as_ref()
-            .is_none_or(|h| (o.guesses, o.nodes) > (h.guesses, h.nodes));
-        if harder {
-            self.hardest = Some(Hardest {
-                file: file.to_string(),
-                line: r.record.line,
-                guesses: o.guesses,
-                nodes: o.nodes,
-            });
-        }
-    }
-}
-
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    let inputs = cli::inputs(&args.inputs)?;
-    let cfg = PipelineConfig {
-        algorithm: args.algorithm,
-        limit: if args.unique { 2 } else { args.limit },
-        threads: args.threads.count(),
-        batch: args.batch,
-    };
     if args.passthrough && args.format == OutputFormat::Line {
         anyhow::bail!("--passthrough needs --format csv or jsonl");
     }
@@ -202,106 +122,102 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         keep_text: args.format != OutputFormat::Line,
         ..args.input.reader_options()
     };
-    let start = Instant::now();
-    let total_bytes = inputs.iter().map(Input::size).sum::<Option<u64>>();
+    let outputs = Outputs {
+        output: args.output.as_deref(),
+        stats_json: args.report.stats_json.as_deref(),
+    };
+    let (mut job, out) = Job::start(
+        &args.inputs,
+        options,
+        args.threads.count(),
+        outputs,
+        args.quiet,
+    )?;
+    job.batch = args.batch;
     let to_terminal =
         Bar::stdout_is_terminal() && args.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
+    let total_bytes = job.inputs.iter().map(Input::size).sum::<Option<u64>>();
     let mut bar = Bar::new(total_bytes, !args.quiet && !to_terminal);
-
-    let (output, sink) = Output::create(args.output.as_deref())?;
-    let stats_file = LateFile::create(args.report.stats_json.as_deref())?;
     // Only the first shard writes the CSV header, so shard outputs concatenate.
-    let header = !args.no_header && options.shard.is_none_or(|(k, _)| k == 1);
-    let mut writer =
-        ResultWriter::new(BufWriter::with_capacity(1 << 16, sink), args.format, header)
-            .with_columns(Columns {
-                file: inputs.len() > 1,
-                empty: args.empty,
-                passthrough: args.passthrough,
-            });
-    let limits = Limits::solutions(cfg.limit);
-    let mut stats = RunStats::default();
-    let mut diagnostics = Diagnostics::new(args.quiet);
-    let mut difficulty = Difficulty::default();
-    for input in &inputs {
+    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
+    let mut writer = ResultWriter::new(out, args.format, header).with_columns(Columns {
+        file: job.inputs.len() > 1,
+        empty: args.empty,
+        passthrough: args.passthrough,
+    });
+    let limit = if args.unique { 2 } else { args.limit };
+    let limits = Limits::solutions(limit);
+    let work = |r| solve::solve_record(r, args.algorithm, &limits);
+    let mut totals = Totals::new(args.quiet);
+    for input in &job.inputs {
         let label = input.label();
-        let reader = RecordReader::open(input, &options)?;
+        let reader = job.open(input)?;
         writer.set_input(&label, reader.csv_headers())?;
-        bar.next_input(reader.bytes_read(), stats.records);
-        let records_before = stats.records;
-        let result = pipeline::run_stages(
-            reader,
-            cfg.threads,
-            cfg.batch,
-            &|r| pipeline::solve_record(r, cfg.algorithm, &limits),
-            |r| {
-                if let Some(message) = problem(r, cfg.limit) {
-                    if args.report.strict {
-                        return Err(Halt {
-                            line: r.record.line,
-                            message: format!("{message} (stopped by --strict)"),
-                        });
-                    }
-                    // Malformed and invalid records are input errors worth a message;
-                    // unsolvable and multiple are answers, already in the output.
-                    if matches!(r.status(), RecordStatus::Malformed | RecordStatus::Invalid) {
-                        diagnostics.report(|m| bar.println(m), &label, r.record.line, &message);
-                    }
-                }
-                pipeline::tally(&mut stats, r);
-                difficulty.add(&label, r);
-                Ok(())
-            },
-            &mut writer,
-            &bar,
-        );
-        if let Err(e) = result {
-            bar.finish();
-            return Err(output_error(e, &output));
-        }
-        if stats.records == records_before && !args.quiet {
-            bar.println(&crate::output::no_records(&label));
-        }
+        bar.next_input(reader.bytes_read(), totals.stats.records);
+        let collect = |r: &mut SolvedRecord| totals.add(&label, r, limit, args.report.strict, &bar);
+        job.stage(reader, &work, collect, &mut writer, &bar)?;
     }
-    writer
-        .flush()
-        .with_context(|| format!("{}: cannot write", output.label()))?;
-    drop(writer);
-    output.commit()?;
+    job.commit(writer.into_inner())?;
     bar.finish();
-    diagnostics.finish("--format jsonl or csv gives every record's message");
-
-    let seconds = start.elapsed().as_secs_f64();
-    let summary = Summary {
-        inputs: inputs.iter().map(Input::label).collect(),
-        algorithm: cfg.algorithm,
-        threads: cfg.threads,
-        limit: cfg.limit,
-        seconds,
-        puzzles_per_sec: stats.records as f64 / seconds.max(1e-9),
-        guesses_per_puzzle: stats.guesses_per_puzzle(),
-        nodes_per_puzzle: stats.nodes_per_puzzle(),
-        no_guess_pct: stats.no_guess_pct(),
-        guesses_spread: difficulty.guesses.spread(),
-        nodes_spread: difficulty.nodes.spread(),
-        hardest: difficulty.hardest,
-        guesses_histogram: difficulty.guesses.histogram(),
-        stats,
+    totals
+        .diagnostics
+        .finish("--format jsonl or csv gives every record's message");
+    let info = RunInfo {
+        inputs: job.inputs.iter().map(Input::label).collect(),
+        algorithm: args.algorithm,
+        threads: job.threads,
+        limit,
     };
+    let summary = Summary::new(info, job.seconds(), totals.stats, totals.difficulty);
     if !args.quiet {
         print_summary(&summary);
     }
-    if let Some(file) = stats_file {
-        file.write(|w| {
-            serde_json::to_writer_pretty(&mut *w, &summary)?;
-            writeln!(w)
-        })?;
+    job.finish(&summary, summary.stats.problems() == 0)
+}
+
+/// What the collect step gathers: totals, difficulty, and messages about bad records.
+struct Totals {
+    stats: RunStats,
+    difficulty: Difficulty,
+    diagnostics: Diagnostics,
+}
+
+impl Totals {
+    fn new(quiet: bool) -> Totals {
+        Totals {
+            stats: RunStats::default(),
+            difficulty: Difficulty::default(),
+            diagnostics: Diagnostics::new(quiet),
+        }
     }
-    Ok(if stats.problems() == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+
+    /// Count one record of input `label`; with `strict`, stop at the first that is not fine.
+    fn add(
+        &mut self,
+        label: &str,
+        r: &SolvedRecord,
+        limit: u32,
+        strict: bool,
+        bar: &Bar,
+    ) -> Result<(), Halt> {
+        if let Some(message) = r.problem(limit) {
+            if strict {
+                return Err(Halt {
+                    line: r.record.line,
+                    message: format!("{message} (stopped by --strict)"),
+                });
+            }
+            // Malformed and invalid records are input errors worth a message;
+            // unsolvable and multiple are answers, already in the output.
+            if matches!(r.status(), RecordStatus::Malformed | RecordStatus::Invalid) {
+                self.diagnostics
+                    .report(|m| bar.println(m), label, r.record.line, &message);
+            }
+        }
+        solve::tally(&mut self.stats, r);
+        self.difficulty.add(label, r);
+        Ok(())
+    }
 }
 
 fn print_summary(s: &Summary) {
@@ -331,18 +247,5 @@ fn print_summary(s: &Summary) {
             "sudoku-batch: hardest puzzle: {} guesses, {} nodes, line {} of {}",
             h.guesses, h.nodes, h.line, h.file
         );
-    }
-}
-
-/// What is wrong with a record, for `--strict` and stderr (`None`: it is fine).
-fn problem(r: &SolvedRecord, limit: u32) -> Option<String> {
-    let status = r.status();
-    match status {
-        RecordStatus::Solved => None,
-        RecordStatus::Multiple if limit < 2 => None,
-        _ => Some(match r.error() {
-            Some(e) => format!("{}: {e}", status.as_str()),
-            None => status.as_str().to_string(),
-        }),
     }
 }

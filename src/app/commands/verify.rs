@@ -1,22 +1,20 @@
 //! `sudoku-batch verify`: every record checked through the pipeline, problems reported by line.
 
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
-
-use serde::Serialize;
-
-use sudoku_batch::io::report::ReportWriter;
-use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions, RecordReader};
-use sudoku_batch::pipeline::{self, Halt, NoProgress};
-use sudoku_batch::verify::{self, Duplicates, Problem, Rules, VerifyStats};
 
 use clap::Args;
 
+use sudoku_batch::io::{
+    Column, Input, InputFormat, OutputFormat, ReaderOptions, Record, RecordReader,
+};
+use sudoku_batch::pipeline::{self, Discard, NoProgress, BATCH};
+use sudoku_batch::verify::report::ReportWriter;
+use sudoku_batch::verify::{self, Checked, Duplicates, Problem, Rules, Summary, VerifyStats};
+
 use crate::cli::{self, choices, InputArgs, ReportArgs, ThreadsArg};
-use crate::commands::output_error;
-use crate::output::{LateFile, Output};
+use crate::job::{Job, Outputs};
+use crate::progress::Bar;
 
 pub const HELP: &str = "\
 Problems (one report line each; a record can have several):
@@ -121,61 +119,31 @@ fn report_formats() -> impl clap::builder::TypedValueParser<Value = OutputFormat
     ])
 }
 
-#[derive(Serialize)]
-struct Summary {
-    inputs: Vec<String>,
-    unique_checked: bool,
-    seconds: f64,
-    puzzles_per_sec: f64,
-    #[serde(flatten)]
-    stats: VerifyStats,
-}
-
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let inputs = cli::inputs(&args.inputs)?;
-    let options = args.input.reader_options();
-    let threads = args.threads.count();
-    let unique = !args.no_unique;
-    let start = Instant::now();
-    let (output, sink) = Output::create(args.output.as_deref())?;
-    let stats_file = LateFile::create(args.report.stats_json.as_deref())?;
-    let mut report = ReportWriter::new(
-        BufWriter::with_capacity(1 << 16, sink),
-        args.format,
-        true,
-        "",
-    );
-    let mut stats = VerifyStats::default();
-    let canonical = args.duplicates.as_deref() == Some("canonical");
-    let references = cli::inputs_if_any(&args.against)?;
-    let mut duplicates = args
-        .duplicates
-        .is_some()
-        .then(|| Duplicates::new(canonical));
-    if let Some(d) = &mut duplicates {
-        for reference in &references {
-            load_reference(d, reference, &options, threads, canonical)?;
-        }
-    }
-    let mut solutions = match &args.solutions {
-        Some(path) => {
-            if options.shard.is_some() {
-                anyhow::bail!("--shard cannot be combined with --solutions");
-            }
-            // A line file (one solution per line, e.g. `solve` output) or a CSV with a
-            // header, whose solution column is read.
-            let listed = ReaderOptions {
-                format: InputFormat::Auto,
-                column: Some(Column::Name(args.solution_column.clone())),
-                shard: None,
-                keep_text: false,
-            };
-            Some(RecordReader::open(&Input::Path(path.clone()), &listed)?)
-        }
-        None => None,
+    let outputs = Outputs {
+        output: args.output.as_deref(),
+        stats_json: args.report.stats_json.as_deref(),
     };
-    for input in &inputs {
-        let mut reader = RecordReader::open(input, &options)?;
+    let options = args.input.reader_options();
+    let (mut job, out) = Job::start(
+        &args.inputs,
+        options,
+        args.threads.count(),
+        outputs,
+        args.quiet,
+    )?;
+    let mut report = ReportWriter::new(out, args.format, true, "");
+    let canonical = args.duplicates.as_deref() == Some("canonical");
+    let mut tally = Tally {
+        duplicates: duplicates(args, &job)?,
+        stats: VerifyStats::default(),
+        strict: args.report.strict,
+    };
+    let mut solutions = solutions(args, &job.options)?;
+    let unique = !args.no_unique;
+    let bar = Bar::hidden();
+    for input in &job.inputs {
+        let mut reader = job.open(input)?;
         if let Some(s) = solutions.take() {
             reader.attach_solutions(s);
         }
@@ -184,95 +152,108 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             require_solution: args.require_solutions || reader.has_solutions(),
         };
         report.set_label(&input.label());
-        if let Some(d) = &mut duplicates {
+        if let Some(d) = &mut tally.duplicates {
             d.start_file(&input.label());
         }
-        let records_before = stats.records;
-        pipeline::run_stages(
-            reader,
-            threads,
-            4096,
-            &|r| {
-                let mut c = verify::check(r, rules);
-                if canonical {
-                    c.canonical = c.puzzle.as_ref().map(sudoku_batch::canonical::canonical);
-                }
-                c
-            },
-            |c| {
-                if let Some(d) = &mut duplicates {
-                    d.note(c);
-                }
-                if let (true, Some(f)) = (args.report.strict, c.findings.first()) {
-                    return Err(Halt {
-                        line: c.line,
-                        message: format!("{}: {} (stopped by --strict)", f.problem, f.detail),
-                    });
-                }
-                stats.add(c);
-                Ok(())
-            },
-            &mut report,
-            &NoProgress,
-        )
-        .map_err(|e| output_error(e, &output))?;
-        if stats.records == records_before && !args.quiet {
-            eprintln!("{}", crate::output::no_records(&input.label()));
-        }
+        let work = |r| check(r, rules, canonical);
+        job.stage(reader, &work, |c| tally.add(c), &mut report, &bar)?;
     }
-    drop(report);
-    output.commit()?;
-    let seconds = start.elapsed().as_secs_f64();
-    let summary = Summary {
-        inputs: inputs.iter().map(Input::label).collect(),
-        unique_checked: unique,
-        seconds,
-        puzzles_per_sec: stats.records as f64 / seconds.max(1e-9),
-        stats,
-    };
+    job.commit(report.into_inner())?;
+    let inputs = job.inputs.iter().map(Input::label).collect();
+    let summary = Summary::new(inputs, unique, job.seconds(), tally.stats);
     if !args.quiet {
-        let s = &summary.stats;
-        let counts: Vec<String> = Problem::ALL
-            .iter()
-            .filter_map(|p| s.problems.get(p).map(|n| format!("{n} {p}")))
-            .collect();
-        eprintln!(
-            "sudoku-batch: verified {} records in {:.2} s ({:.0} puzzles/s): {} passed, {} with problems{}{}",
-            s.records,
-            summary.seconds,
-            summary.puzzles_per_sec,
-            s.passed,
-            s.records - s.passed,
-            if counts.is_empty() { "" } else { ": " },
-            counts.join(", ")
-        );
+        print_summary(&summary);
     }
-    if let Some(file) = stats_file {
-        file.write(|w| {
-            serde_json::to_writer_pretty(&mut *w, &summary)?;
-            writeln!(w)
-        })?;
-    }
-    Ok(if summary.stats.passed == summary.stats.records {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let all_fine = summary.stats.passed == summary.stats.records;
+    job.finish(&summary, all_fine)
 }
 
-/// A sink for runs whose results are only collected (the reference files of `--against`).
-struct Discard;
+/// The work on one record: its checks, and its canonical form when duplicates are looked for
+/// up to symmetry.
+fn check(record: Record, rules: Rules, canonical: bool) -> Checked {
+    let mut c = verify::check(record, rules);
+    if canonical {
+        c.canonical = c.puzzle.as_ref().map(sudoku_batch::canonical::canonical);
+    }
+    c
+}
 
-impl<T> sudoku_batch::io::Sink<T> for Discard {
-    fn start(&mut self) -> std::io::Result<()> {
+/// What the collect step keeps: the puzzles seen (duplicates) and the totals.
+struct Tally {
+    duplicates: Option<Duplicates>,
+    stats: VerifyStats,
+    strict: bool,
+}
+
+impl Tally {
+    /// Note duplicates, then count the record; with `--strict`, stop at its first problem.
+    fn add(&mut self, c: &mut Checked) -> Result<(), pipeline::Halt> {
+        if let Some(d) = &mut self.duplicates {
+            d.note(c);
+        }
+        if let (true, Some(f)) = (self.strict, c.findings.first()) {
+            return Err(pipeline::Halt {
+                line: c.line,
+                message: format!("{}: {} (stopped by --strict)", f.problem, f.detail),
+            });
+        }
+        self.stats.add(c);
         Ok(())
     }
-    fn write(&mut self, _: &T) -> std::io::Result<()> {
-        Ok(())
+}
+
+fn print_summary(summary: &Summary) {
+    let s = &summary.stats;
+    let counts: Vec<String> = Problem::ALL
+        .iter()
+        .filter_map(|p| s.problems.get(p).map(|n| format!("{n} {p}")))
+        .collect();
+    eprintln!(
+        "sudoku-batch: verified {} records in {:.2} s ({:.0} puzzles/s): {} passed, {} with problems{}{}",
+        s.records,
+        summary.seconds,
+        summary.puzzles_per_sec,
+        s.passed,
+        s.records - s.passed,
+        if counts.is_empty() { "" } else { ": " },
+        counts.join(", ")
+    );
+}
+
+/// With `--duplicates`, the table of puzzles seen, holding every puzzle of the `--against`
+/// references already.
+fn duplicates(args: &VerifyArgs, job: &Job) -> anyhow::Result<Option<Duplicates>> {
+    let references = cli::inputs_if_any(&args.against)?;
+    let Some(mode) = &args.duplicates else {
+        return Ok(None);
+    };
+    let canonical = mode == "canonical";
+    let mut d = Duplicates::new(canonical);
+    for reference in &references {
+        load_reference(&mut d, reference, &job.options, job.threads, canonical)?;
     }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+    Ok(Some(d))
+}
+
+/// The reader of `--solutions FILE`: a line file (one solution per line, e.g. `solve` output),
+/// or a CSV with a header, whose solution column is read.
+fn solutions(args: &VerifyArgs, options: &ReaderOptions) -> anyhow::Result<Option<RecordReader>> {
+    let Some(path) = &args.solutions else {
+        return Ok(None);
+    };
+    if options.shard.is_some() {
+        anyhow::bail!("--shard cannot be combined with --solutions");
     }
+    let listed = ReaderOptions {
+        format: InputFormat::Auto,
+        column: Some(Column::Name(args.solution_column.clone())),
+        shard: None,
+        keep_text: false,
+    };
+    Ok(Some(RecordReader::open(
+        &Input::Path(path.clone()),
+        &listed,
+    )?))
 }
 
 /// Remember every puzzle of a reference file (its canonical form with `canonical`), in
@@ -296,7 +277,7 @@ fn load_reference(
     pipeline::run_stages(
         reader,
         threads,
-        4096,
+        BATCH,
         &|r| {
             let key = match (r.puzzle, canonical) {
                 (Ok(p), true) => Some(sudoku_batch::canonical::canonical(&p)),

@@ -19,90 +19,10 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use serde::Serialize;
-
 use crate::grid::{Grid, CELLS};
-use crate::io::reader::Record;
-use crate::solver::{Outcome, Status};
-
-/// Output formats of `solve`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// One line per record: the solution or the status word.
-    #[default]
-    Line,
-    /// CSV with a header.
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
-}
-
-/// The status of one output record: a solver status, or `malformed` for text that is not a
-/// puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RecordStatus {
-    /// Solved (uniquely, with a limit of 2 or more).
-    Solved,
-    /// Two or more solutions.
-    Multiple,
-    /// No solution.
-    Unsolvable,
-    /// The givens break a rule.
-    Invalid,
-    /// The text is not a puzzle.
-    Malformed,
-    /// Stopped before the search finished.
-    Aborted,
-}
-
-impl RecordStatus {
-    /// The status word.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordStatus::Solved => "solved",
-            RecordStatus::Multiple => "multiple",
-            RecordStatus::Unsolvable => "unsolvable",
-            RecordStatus::Invalid => "invalid",
-            RecordStatus::Malformed => "malformed",
-            RecordStatus::Aborted => "aborted",
-        }
-    }
-}
-
-/// An input record with what the solver made of it (`None` when it is malformed).
-#[derive(Clone, Debug)]
-pub struct SolvedRecord {
-    /// The input record.
-    pub record: Record,
-    /// The solver's outcome, when the record is a puzzle.
-    pub outcome: Option<Outcome>,
-}
-
-impl SolvedRecord {
-    /// The output status.
-    pub fn status(&self) -> RecordStatus {
-        match &self.outcome {
-            None => RecordStatus::Malformed,
-            Some(o) => match o.status {
-                Status::Solved => RecordStatus::Solved,
-                Status::Multiple => RecordStatus::Multiple,
-                Status::Unsolvable => RecordStatus::Unsolvable,
-                Status::Invalid => RecordStatus::Invalid,
-                Status::Aborted => RecordStatus::Aborted,
-            },
-        }
-    }
-
-    /// The message for malformed and invalid records.
-    pub fn error(&self) -> Option<String> {
-        match (&self.record.puzzle, &self.outcome) {
-            (Err(e), _) => Some(e.to_string()),
-            (_, Some(o)) => o.conflict.map(|c| c.to_string()),
-            _ => None,
-        }
-    }
-}
+use crate::io::write::{write_csv_field, write_grid, JsonObject, OutputFormat};
+use crate::pipeline::Sink;
+use crate::solve::{RecordStatus, SolvedRecord};
 
 /// What csv and jsonl records hold besides the results.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -396,64 +316,23 @@ fn puzzle_text(r: &SolvedRecord, empty: Option<u8>) -> Cow<'_, [u8]> {
     }
 }
 
-/// Writes one JSON object field by field, in the order given.
-struct JsonObject<'a, W: Write> {
-    out: &'a mut W,
-    first: bool,
-}
-
-impl<'a, W: Write> JsonObject<'a, W> {
-    fn new(out: &'a mut W) -> io::Result<Self> {
-        out.write_all(b"{")?;
-        Ok(JsonObject { out, first: true })
+impl<W: Write> Sink<SolvedRecord> for ResultWriter<W> {
+    fn start(&mut self) -> io::Result<()> {
+        ResultWriter::start(self)
     }
-
-    fn field(&mut self, key: &str, value: &impl Serialize) -> io::Result<()> {
-        if !std::mem::take(&mut self.first) {
-            self.out.write_all(b",")?;
-        }
-        serde_json::to_writer(&mut *self.out, key)?;
-        self.out.write_all(b":")?;
-        serde_json::to_writer(&mut *self.out, value)?;
-        Ok(())
+    fn write(&mut self, item: &SolvedRecord) -> io::Result<()> {
+        ResultWriter::write(self, item)
     }
-
-    fn end(self) -> io::Result<()> {
-        self.out.write_all(b"}\n")
+    fn flush(&mut self) -> io::Result<()> {
+        ResultWriter::flush(self)
     }
-}
-
-pub(crate) fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::Result<()> {
-    if let Some(g) = grid {
-        let mut buf = [0u8; CELLS];
-        g.write_line(empty, &mut buf);
-        out.write_all(&buf)?;
-    }
-    Ok(())
-}
-
-/// Write a CSV field, quoted when it holds a delimiter, quote or line break.
-pub(crate) fn write_csv_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
-    if !field
-        .iter()
-        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
-        return out.write_all(field);
-    }
-    out.write_all(b"\"")?;
-    for part in field.split_inclusive(|&b| b == b'"') {
-        out.write_all(part)?;
-        if part.ends_with(b"\"") {
-            out.write_all(b"\"")?;
-        }
-    }
-    out.write_all(b"\"")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::{GridError, RecordError};
+    use crate::io::reader::Record;
     use crate::solver::solve_with_limit;
 
     fn solved(text: &str, id: Option<&str>) -> SolvedRecord {

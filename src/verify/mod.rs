@@ -16,6 +16,9 @@
 //! - `in-reference`: a reference file has the same (or, canonical, an equivalent) puzzle
 //!   (with `--against`).
 
+pub mod duplicates;
+pub mod report;
+
 use std::fmt;
 
 use serde::Serialize;
@@ -242,7 +245,41 @@ pub fn check(record: Record, rules: Rules) -> Checked {
     out
 }
 
-pub use crate::dedupe::Duplicates;
+pub use duplicates::Duplicates;
+
+/// The run summary of `verify` (`--stats-json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The inputs, as named on the command line.
+    pub inputs: Vec<String>,
+    /// Whether uniqueness was proved (not `--no-unique`).
+    pub unique_checked: bool,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    /// Records per second of the whole run.
+    pub puzzles_per_sec: f64,
+    /// The totals.
+    #[serde(flatten)]
+    pub stats: VerifyStats,
+}
+
+impl Summary {
+    /// The summary of a run of `seconds` over `inputs` with these totals.
+    pub fn new(
+        inputs: Vec<String>,
+        unique_checked: bool,
+        seconds: f64,
+        stats: VerifyStats,
+    ) -> Summary {
+        Summary {
+            inputs,
+            unique_checked,
+            seconds,
+            puzzles_per_sec: stats.records as f64 / seconds.max(1e-9),
+            stats,
+        }
+    }
+}
 
 /// Totals of a verify run.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::io::writer::OutputFormat;
-use crate::io::Sink;
+use crate::io::write::{write_csv_field, OutputFormat};
+use crate::pipeline::Sink;
 use crate::verify::{Checked, Problem};
 
 /// Writes the problems of checked records.
@@ -36,18 +36,14 @@ impl<W: Write> ReportWriter<W> {
         }
     }
 
+    /// The output, to flush and close.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     /// Change the input named in text reports (for the next input file).
     pub fn set_label(&mut self, label: &str) {
         self.label = label.to_string();
-    }
-}
-
-/// Quote a CSV field when needed.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 
@@ -63,14 +59,13 @@ impl<W: Write + Send> Sink<Checked> for ReportWriter<W> {
     fn write(&mut self, c: &Checked) -> io::Result<()> {
         for f in &c.findings {
             match self.format {
-                OutputFormat::Csv => writeln!(
-                    self.out,
-                    "{},{},{},{}",
-                    c.line,
-                    csv_field(c.id.as_deref().unwrap_or("")),
-                    f.problem,
-                    csv_field(&f.detail)
-                )?,
+                OutputFormat::Csv => {
+                    write!(self.out, "{},", c.line)?;
+                    write_csv_field(&mut self.out, c.id.as_deref().unwrap_or("").as_bytes())?;
+                    write!(self.out, ",{},", f.problem)?;
+                    write_csv_field(&mut self.out, f.detail.as_bytes())?;
+                    self.out.write_all(b"\n")?;
+                }
                 OutputFormat::Jsonl => {
                     let row = Row {
                         line: c.line,

@@ -16,8 +16,8 @@ use serde::Serialize;
 use crate::canonical::{Canonical, Canonicalizer};
 use crate::grid::{Conflict, Grid, CELLS};
 use crate::io::reader::Record;
-use crate::io::writer::{write_csv_field, write_grid};
-use crate::io::OutputFormat;
+use crate::io::write::{write_csv_field, write_grid, OutputFormat};
+use crate::pipeline::Sink;
 
 /// The status of a `canon` output record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -118,6 +118,11 @@ impl<W: Write> CanonWriter<W> {
         }
     }
 
+    /// The output, to flush and close.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     fn write_record(&mut self, r: &CanonRecord) -> io::Result<()> {
         let form = r.canonical.map(|c| c.form);
         match self.format {
@@ -166,7 +171,7 @@ impl<W: Write> CanonWriter<W> {
     }
 }
 
-impl<W: Write> crate::io::Sink<CanonRecord> for CanonWriter<W> {
+impl<W: Write> Sink<CanonRecord> for CanonWriter<W> {
     fn start(&mut self) -> io::Result<()> {
         if std::mem::take(&mut self.header) {
             self.out.write_all(CSV_HEADER)?;

@@ -1,0 +1,150 @@
+//! The skeleton every record command follows (solve, verify, canon, shuffle):
+//!
+//! ```text
+//! Job::start   inputs checked to open, output (and --stats-json) opened, before any work
+//! Job::open    per input: its reader
+//! Job::stage   per input: work ─▶ collect ─▶ sink through the pipeline; an empty input warned
+//! Job::commit  the writer flushed, the output file renamed into place
+//! Job::finish  the summary as JSON (--stats-json), and the exit code
+//! ```
+//!
+//! A command's `run` is these steps with its own work, collect step, writer and summary.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
+use sudoku_batch::pipeline::{self, Halt, PipelineError, Sink, BATCH};
+
+use crate::cli;
+use crate::output::{LateFile, Output};
+use crate::progress::Bar;
+
+/// Output buffers: large enough that writes are rare system calls.
+const OUTPUT_BUFFER: usize = 1 << 16;
+
+/// Where a job writes: the output rules' sink behind a buffer.
+pub type Writer = BufWriter<Box<dyn Write + Send>>;
+
+/// One run of a record command.
+pub struct Job {
+    /// The inputs, each checked to open.
+    pub inputs: Vec<Input>,
+    /// How to read them.
+    pub options: ReaderOptions,
+    /// Worker threads.
+    pub threads: usize,
+    /// No summary and no warnings about empty inputs.
+    pub quiet: bool,
+    /// Records per batch.
+    pub batch: usize,
+    output: Option<Output>,
+    stats_file: Option<LateFile>,
+    started: Instant,
+}
+
+/// The output files a job writes.
+pub struct Outputs<'a> {
+    /// `-o` (stdout when `None`).
+    pub output: Option<&'a Path>,
+    /// `--stats-json`.
+    pub stats_json: Option<&'a Path>,
+}
+
+impl Job {
+    /// Check the inputs and open the outputs, before any work: a typo in the last path or an
+    /// unwritable output must not cost a long run.
+    pub fn start(
+        inputs: &[String],
+        options: ReaderOptions,
+        threads: usize,
+        outputs: Outputs<'_>,
+        quiet: bool,
+    ) -> anyhow::Result<(Job, Writer)> {
+        let inputs = cli::inputs(inputs)?;
+        let (output, sink) = Output::create(outputs.output)?;
+        let stats_file = LateFile::create(outputs.stats_json)?;
+        let job = Job {
+            inputs,
+            options,
+            threads,
+            quiet,
+            batch: BATCH,
+            output: Some(output),
+            stats_file,
+            started: Instant::now(),
+        };
+        Ok((job, BufWriter::with_capacity(OUTPUT_BUFFER, sink)))
+    }
+
+    /// The reader of one input.
+    pub fn open(&self, input: &Input) -> anyhow::Result<RecordReader> {
+        Ok(RecordReader::open(input, &self.options)?)
+    }
+
+    /// One input through the pipeline (see [`pipeline::run_stages`]); an input without records
+    /// is worth a warning. Returns the records collected.
+    pub fn stage<T: Send>(
+        &self,
+        reader: RecordReader,
+        work: &(dyn Fn(Record) -> T + Sync),
+        collect: impl FnMut(&mut T) -> Result<(), Halt>,
+        sink: &mut (dyn Sink<T> + Send),
+        bar: &Bar,
+    ) -> anyhow::Result<u64> {
+        let label = reader.label().to_string();
+        let records =
+            pipeline::run_stages(reader, self.threads, self.batch, work, collect, sink, bar)
+                .map_err(|e| self.output_error(e))?;
+        if records == 0 && !self.quiet {
+            bar.println(&crate::output::no_records(&label));
+        }
+        Ok(records)
+    }
+
+    /// A pipeline error as the user should read it: write errors name the output.
+    fn output_error(&self, e: PipelineError) -> anyhow::Error {
+        match (e, &self.output) {
+            (PipelineError::Output(e), Some(output)) => {
+                anyhow::Error::new(e).context(format!("{}: cannot write", output.label()))
+            }
+            (e, _) => e.into(),
+        }
+    }
+
+    /// Flush `writer` and put the output in place (renamed over the target, or finished).
+    pub fn commit(&mut self, mut writer: impl Write) -> anyhow::Result<()> {
+        let output = self.output.take().expect("committed once");
+        writer
+            .flush()
+            .with_context(|| format!("{}: cannot write", output.label()))?;
+        drop(writer);
+        output.commit()
+    }
+
+    /// Seconds since the job started.
+    pub fn seconds(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// Write the summary to `--stats-json` (when asked) and return the exit code: 0 when every
+    /// record was fine, 1 when the run finished but some were not.
+    pub fn finish(self, summary: &impl Serialize, all_fine: bool) -> anyhow::Result<ExitCode> {
+        if let Some(file) = self.stats_file {
+            file.write(|w| {
+                serde_json::to_writer_pretty(&mut *w, summary)?;
+                writeln!(w)
+            })?;
+        }
+        Ok(if all_fine {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        })
+    }
+}

@@ -1,0 +1,164 @@
+//! CSV with a header: the puzzle, solution and id columns found by name or index, the
+//! delimiter picked from the header line.
+
+use super::*;
+
+/// CSV input with a header: the puzzle, solution and id columns by index.
+pub(super) struct CsvReader {
+    pub(super) rdr: ::csv::Reader<CsvLineEnds<Source>>,
+    pub(super) row: ::csv::ByteRecord,
+    pub(super) puzzle: usize,
+    pub(super) puzzle_name: String,
+    /// The line of the last record read (for read errors).
+    pub(super) last_line: u64,
+    pub(super) solution: Option<usize>,
+    pub(super) id: Option<usize>,
+    /// Keep each row's text ([`ReaderOptions::keep_text`]).
+    pub(super) keep_text: bool,
+    /// The header row, for output that repeats the input's columns.
+    pub(super) headers: ::csv::ByteRecord,
+}
+
+pub(super) fn find_column(headers: &::csv::ByteRecord, names: &[&str]) -> Option<usize> {
+    names.iter().find_map(|want| {
+        headers
+            .iter()
+            .position(|h| String::from_utf8_lossy(h).trim().eq_ignore_ascii_case(want))
+    })
+}
+
+impl CsvReader {
+    pub(super) fn new(
+        src: Source,
+        delimiter: u8,
+        options: &ReaderOptions,
+        label: &str,
+    ) -> Result<Self, InputError> {
+        let column = options.column.as_ref();
+        let mut rdr = ::csv::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .flexible(true)
+            .has_headers(true)
+            .from_reader(CsvLineEnds::new(src, delimiter));
+        let headers = rdr
+            .byte_headers()
+            .map_err(|e| csv_error(label, e, 0))?
+            .clone();
+        let header_names = || {
+            headers
+                .iter()
+                .map(|h| String::from_utf8_lossy(h).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let puzzle = match column {
+            Some(Column::Index(i)) if *i < headers.len() => Some(*i),
+            Some(Column::Index(_)) => None,
+            Some(Column::Name(n)) => find_column(&headers, &[n.as_str()]),
+            None => find_column(&headers, &PUZZLE_NAMES),
+        };
+        let Some(puzzle) = puzzle else {
+            return Err(InputError::NoPuzzleColumn {
+                path: label.to_string(),
+                wanted: match column {
+                    Some(Column::Name(n)) => format!("a column named {n:?}"),
+                    Some(Column::Index(i)) => {
+                        format!("a column {i} (the header has {})", headers.len())
+                    }
+                    None => format!("a column named {}", PUZZLE_NAMES.join(", ")),
+                },
+                found: header_names(),
+            });
+        };
+        let puzzle_name = String::from_utf8_lossy(&headers[puzzle]).trim().to_string();
+        Ok(CsvReader {
+            solution: find_column(&headers, &SOLUTION_NAMES).filter(|&s| s != puzzle),
+            id: find_column(&headers, &ID_NAMES).filter(|&s| s != puzzle),
+            rdr,
+            row: ::csv::ByteRecord::new(),
+            puzzle,
+            puzzle_name,
+            last_line: 1,
+            keep_text: options.keep_text,
+            headers,
+        })
+    }
+
+    pub(super) fn next(&mut self, label: &str) -> Result<Option<Record>, InputError> {
+        loop {
+            if !self
+                .rdr
+                .read_byte_record(&mut self.row)
+                .map_err(|e| csv_error(label, e, self.last_line))?
+            {
+                return Ok(None);
+            }
+            // Blank lines come back as one empty field; skip them like the line reader does.
+            if self.row.len() == 1 && self.row[0].iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let line = self.row.position().map_or(0, |p| p.line());
+            self.last_line = line;
+            let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
+            let puzzle = match field(self.puzzle) {
+                Some(f) => Grid::from_line_bytes(f).map_err(RecordError::Grid),
+                None => Err(RecordError::MissingField {
+                    column: self.puzzle_name.clone(),
+                    fields: self.row.len(),
+                }),
+            };
+            let solution = self
+                .solution
+                .and_then(field)
+                .filter(|f| !f.is_empty())
+                .map(|f| Grid::from_line_bytes(f).map_err(RecordError::Grid));
+            let id = self
+                .id
+                .and_then(field)
+                .map(|f| String::from_utf8_lossy(f).into_owned());
+            let text = if self.keep_text {
+                RecordText {
+                    puzzle: Some(field(self.puzzle).unwrap_or_default().to_vec()),
+                    fields: Some(self.row.clone()),
+                }
+            } else {
+                RecordText::default()
+            };
+            return Ok(Some(Record {
+                line,
+                id,
+                puzzle,
+                solution,
+                text,
+            }));
+        }
+    }
+}
+
+/// A CSV reader error; `last_line` is the line of the last record read completely.
+pub(super) fn csv_error(label: &str, e: ::csv::Error, last_line: u64) -> InputError {
+    let line = e.position().map_or(last_line, |p| p.line());
+    let message = e.to_string();
+    match e.into_kind() {
+        ::csv::ErrorKind::Io(cause) => InputError::Read {
+            path: label.to_string(),
+            line: last_line,
+            cause,
+        },
+        _ => InputError::Csv {
+            path: label.to_string(),
+            line,
+            message,
+        },
+    }
+}
+
+/// Pick the CSV delimiter of a header line: the most frequent of `,` `;` tab (`,` if none).
+pub(super) fn csv_delimiter(header: &[u8]) -> u8 {
+    [b',', b';', b'\t']
+        .into_iter()
+        .map(|d| (header.iter().filter(|&&b| b == d).count(), d))
+        .max_by_key(|&(n, d)| (n, d == b','))
+        .filter(|&(n, _)| n > 0)
+        .map_or(b',', |(_, d)| d)
+}

@@ -1,0 +1,169 @@
+//! Line files: one puzzle per line, fields split on `,` `;` tab and space, `#` comments and
+//! blank lines skipped; the [`LineReader`] under every line-based format (lines, blocks).
+
+use super::*;
+
+/// Reads lines into one reused buffer, tracking line numbers, the BOM and line ends: `\n`,
+/// `\r\n` and a lone `\r` (old Mac files) each end a line.
+pub(super) struct LineReader {
+    pub(super) src: Source,
+    pub(super) buf: Vec<u8>,
+    pub(super) line: u64,
+    /// The last line ended in `\r`: a `\n` right after it is part of the same line break.
+    pub(super) after_cr: bool,
+}
+
+/// One line: its number, its text (at most [`MAX_LINE`] bytes) and its full length.
+pub(super) struct Line<'a> {
+    pub(super) number: u64,
+    pub(super) text: &'a [u8],
+    pub(super) len: u64,
+}
+
+impl LineReader {
+    pub(super) fn new(src: Source) -> LineReader {
+        LineReader {
+            src,
+            buf: Vec::with_capacity(256),
+            line: 0,
+            after_cr: false,
+        }
+    }
+
+    /// The next line without its line break and, on line 1, without a BOM.
+    pub(super) fn next_line(&mut self, label: &str) -> Result<Option<Line<'_>>, InputError> {
+        self.buf.clear();
+        let mut len = 0u64;
+        let mut started = false;
+        loop {
+            let avail = match self.src.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(InputError::Read {
+                        path: label.to_string(),
+                        line: self.line,
+                        cause: e,
+                    })
+                }
+            };
+            if avail.is_empty() {
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if avail[0] == b'\n' {
+                    self.src.consume(1);
+                    continue;
+                }
+            }
+            started = true;
+            let end = memchr::memchr2(b'\n', b'\r', avail);
+            let take = end.unwrap_or(avail.len());
+            let room = MAX_LINE.saturating_sub(self.buf.len());
+            self.buf.extend_from_slice(&avail[..take.min(room)]);
+            len += take as u64;
+            if let Some(i) = end {
+                self.after_cr = avail[i] == b'\r';
+                self.src.consume(i + 1);
+                break;
+            }
+            self.src.consume(take);
+        }
+        if !started {
+            return Ok(None);
+        }
+        self.line += 1;
+        let mut text = &self.buf[..];
+        if self.line == 1 {
+            if let Some(rest) = text.strip_prefix(b"\xef\xbb\xbf") {
+                text = rest;
+                len -= 3;
+            }
+        }
+        Ok(Some(Line {
+            number: self.line,
+            text,
+            len,
+        }))
+    }
+}
+
+pub(super) fn is_blank_or_comment(line: &[u8]) -> bool {
+    match line.iter().position(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(i) => line[i] == b'#',
+    }
+}
+
+pub(super) fn is_separator(b: u8) -> bool {
+    matches!(b, b',' | b';' | b'\t' | b' ')
+}
+
+/// Fields of a line split on `,` `;` tab and space, with surrounding quotes removed.
+pub(super) fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(|&b| is_separator(b))
+        .filter(|f| !f.is_empty())
+        .map(|f| match f {
+            [b'"', inner @ .., b'"'] | [b'\'', inner @ .., b'\''] => inner,
+            _ => f,
+        })
+}
+
+pub(super) fn is_cell_field(f: &[u8]) -> bool {
+    f.len() == CELLS && f.iter().all(|&b| cell_value(b).is_some())
+}
+
+/// Parse one line of a line file: the first 81-cell field is the puzzle, a second one the
+/// solution, and a field before the puzzle its id (the Sudoku Exchange `hash puzzle rating`
+/// lines). A line with no such field is malformed, described by its longest field.
+pub(super) fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
+    let mut cells = fields(line).enumerate().filter(|(_, f)| is_cell_field(f));
+    let first = cells.next();
+    let (puzzle, puzzle_text) = match first {
+        Some((_, p)) => (Grid::from_line_bytes(p).map_err(RecordError::Grid), p),
+        None => {
+            let longest = fields(line).max_by_key(|f| f.len()).unwrap_or(line);
+            let e = Grid::from_line_bytes(longest).expect_err("not an 81-cell field");
+            (Err(RecordError::Grid(e)), longest)
+        }
+    };
+    let solution = cells
+        .next()
+        .map(|(_, s)| Grid::from_line_bytes(s).map_err(RecordError::Grid));
+    let id = match first {
+        Some((i, _)) if i > 0 => fields(line)
+            .next()
+            .filter(|f| !f.is_empty())
+            .map(|f| String::from_utf8_lossy(f).into_owned()),
+        _ => None,
+    };
+    let text = if keep_text {
+        let mut whole = ::csv::ByteRecord::new();
+        whole.push_field(line);
+        RecordText {
+            puzzle: Some(puzzle_text.to_vec()),
+            fields: Some(whole),
+        }
+    } else {
+        RecordText::default()
+    };
+    Record {
+        line: number,
+        id,
+        puzzle,
+        solution,
+        text,
+    }
+}
+
+/// A line too long to be a record: malformed, without parsing it.
+pub(super) fn too_long(line: &Line<'_>) -> Record {
+    Record {
+        line: line.number,
+        id: None,
+        puzzle: Err(RecordError::TooLong { bytes: line.len }),
+        solution: None,
+        text: RecordText::default(),
+    }
+}

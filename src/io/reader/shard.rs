@@ -1,0 +1,111 @@
+//! `--shard K/N`: the K-th of N contiguous byte ranges of a plain file, aligned to line starts,
+//! with line numbers that continue those of the shards before it.
+
+use super::*;
+
+/// The first line start at or after byte `at` of `file` (0 stays 0; the file length when none).
+pub(super) fn line_start_at(file: &mut File, at: u64, len: u64) -> io::Result<u64> {
+    if at == 0 || at >= len {
+        return Ok(at.min(len));
+    }
+    file.seek(SeekFrom::Start(at - 1))?;
+    let mut r = BufReader::new(file.take(len - (at - 1)));
+    let mut skipped = Vec::new();
+    let n = r.read_until(b'\n', &mut skipped)?;
+    Ok(at - 1 + n as u64)
+}
+
+/// Count the line breaks in the first `end` bytes of `file`.
+pub(super) fn lines_before(file: &mut File, end: u64) -> io::Result<u64> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut r = BufReader::with_capacity(BUFFER, file.take(end));
+    let mut count = 0u64;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(count);
+        }
+        count += buf.iter().filter(|&&b| b == b'\n').count() as u64;
+        let n = buf.len();
+        r.consume(n);
+    }
+}
+
+/// Open shard `k` of `n` of a plain file (see [`ReaderOptions::shard`]). A CSV shard other
+/// than the first reads the header line first, so columns are found the same way.
+pub(super) fn open_shard(
+    input: &Input,
+    k: u64,
+    n: u64,
+    bytes: Arc<AtomicU64>,
+    options: &ReaderOptions,
+) -> Result<RecordReader, InputError> {
+    let label = input.label();
+    let Input::Path(path) = input else {
+        return Err(InputError::Shard {
+            path: label,
+            message: "needs a file, not stdin".into(),
+        });
+    };
+    if !(1..=n).contains(&k) {
+        return Err(InputError::Shard {
+            path: label,
+            message: format!("shard {k}/{n}: K must be 1 to N"),
+        });
+    }
+    let io_err = |e| InputError::Read {
+        path: label.clone(),
+        line: 0,
+        cause: e,
+    };
+    let mut file = File::open(path).map_err(|e| InputError::Open {
+        path: label.clone(),
+        cause: e,
+    })?;
+    let len = file.metadata().map_err(io_err)?.len();
+    let mut head = vec![0u8; len.min(BUFFER as u64) as usize];
+    file.read_exact(&mut head).map_err(io_err)?;
+    if Compression::detect(&head).is_some() {
+        return Err(InputError::Shard {
+            path: label,
+            message: "cannot shard a compressed file".into(),
+        });
+    }
+    let (format, _) = detect(&head);
+    let is_csv = options.format == InputFormat::Csv
+        || (options.format == InputFormat::Auto && format == InputFormat::Csv);
+    let start = line_start_at(&mut file, len * (k - 1) / n, len).map_err(io_err)?;
+    let end = line_start_at(&mut file, len * k / n, len).map_err(io_err)?;
+    let before = lines_before(&mut file, start).map_err(io_err)?;
+    file.seek(SeekFrom::Start(start)).map_err(io_err)?;
+    let body = Counting {
+        inner: file.take(end - start),
+        count: bytes.clone(),
+    };
+    let (src, offset): (Box<dyn Read + Send>, u64) = if is_csv && start > 0 {
+        let header_end = head
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(head.len(), |i| i + 1);
+        let header = head[..header_end].to_vec();
+        (Box::new(io::Cursor::new(header).chain(body)), before - 1)
+    } else {
+        (Box::new(body), before)
+    };
+    let options = ReaderOptions {
+        format: if is_csv {
+            InputFormat::Csv
+        } else {
+            options.format
+        },
+        ..options.clone()
+    };
+    let mut reader = RecordReader::with_source(
+        Box::new(BufReader::with_capacity(BUFFER, src)),
+        label,
+        bytes,
+        &options,
+    )?;
+    reader.line_offset = offset;
+    Ok(reader)
+}

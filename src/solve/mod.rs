@@ -1,0 +1,114 @@
+//! `solve` as a library: each record with its outcome, its status word, and the result
+//! writer (line, csv, jsonl, passthrough) in [`writer`].
+
+pub mod summary;
+pub mod writer;
+
+use serde::Serialize;
+
+use crate::io::reader::Record;
+use crate::solver::{Algorithm, Limits, Outcome, Status};
+use crate::stats::RunStats;
+
+pub use writer::{Columns, ResultWriter};
+
+/// The status of one output record: a solver status, or `malformed` for text that is not a
+/// puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordStatus {
+    /// Solved (uniquely, with a limit of 2 or more).
+    Solved,
+    /// Two or more solutions.
+    Multiple,
+    /// No solution.
+    Unsolvable,
+    /// The givens break a rule.
+    Invalid,
+    /// The text is not a puzzle.
+    Malformed,
+    /// Stopped before the search finished.
+    Aborted,
+}
+
+impl RecordStatus {
+    /// The status word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordStatus::Solved => "solved",
+            RecordStatus::Multiple => "multiple",
+            RecordStatus::Unsolvable => "unsolvable",
+            RecordStatus::Invalid => "invalid",
+            RecordStatus::Malformed => "malformed",
+            RecordStatus::Aborted => "aborted",
+        }
+    }
+}
+
+/// An input record with what the solver made of it (`None` when it is malformed).
+#[derive(Clone, Debug)]
+pub struct SolvedRecord {
+    /// The input record.
+    pub record: Record,
+    /// The solver's outcome, when the record is a puzzle.
+    pub outcome: Option<Outcome>,
+}
+
+impl SolvedRecord {
+    /// The output status.
+    pub fn status(&self) -> RecordStatus {
+        match &self.outcome {
+            None => RecordStatus::Malformed,
+            Some(o) => match o.status {
+                Status::Solved => RecordStatus::Solved,
+                Status::Multiple => RecordStatus::Multiple,
+                Status::Unsolvable => RecordStatus::Unsolvable,
+                Status::Invalid => RecordStatus::Invalid,
+                Status::Aborted => RecordStatus::Aborted,
+            },
+        }
+    }
+
+    /// The message for malformed and invalid records.
+    pub fn error(&self) -> Option<String> {
+        match (&self.record.puzzle, &self.outcome) {
+            (Err(e), _) => Some(e.to_string()),
+            (_, Some(o)) => o.conflict.map(|c| c.to_string()),
+            _ => None,
+        }
+    }
+}
+
+impl SolvedRecord {
+    /// What is wrong with the record, for `--strict` and stderr (`None`: it is fine; with a
+    /// `limit` below 2, `multiple` cannot be told apart from solved and is fine too).
+    pub fn problem(&self, limit: u32) -> Option<String> {
+        let status = self.status();
+        match status {
+            RecordStatus::Solved => None,
+            RecordStatus::Multiple if limit < 2 => None,
+            _ => Some(match self.error() {
+                Some(e) => format!("{}: {e}", status.as_str()),
+                None => status.as_str().to_string(),
+            }),
+        }
+    }
+}
+
+/// Solve one record (a malformed record gets no outcome).
+pub fn solve_record(record: Record, algorithm: Algorithm, limits: &Limits<'_>) -> SolvedRecord {
+    let outcome = record
+        .puzzle
+        .as_ref()
+        .ok()
+        .map(|p| algorithm.solve(p, limits));
+    SolvedRecord { record, outcome }
+}
+
+/// Count one result into `stats`.
+pub fn tally(stats: &mut RunStats, r: &SolvedRecord) {
+    match &r.outcome {
+        Some(o) => stats.add_outcome(o),
+        None => stats.add_malformed(),
+    }
+}

@@ -1,0 +1,127 @@
+//! The run summary of `solve`: totals, throughput, and how hard the puzzles were (exact
+//! percentiles, a histogram of guesses, the hardest puzzle and where it is). Written as JSON by
+//! `--stats-json` and printed on stderr.
+
+use serde::Serialize;
+
+use crate::distribution::{Bucket, Distribution, Spread};
+use crate::solve::SolvedRecord;
+use crate::solver::{Algorithm, Status};
+use crate::stats::RunStats;
+
+/// The run summary (`--stats-json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The inputs, as named on the command line (`-` for stdin).
+    pub inputs: Vec<String>,
+    /// The solver.
+    pub algorithm: Algorithm,
+    /// Worker threads.
+    pub threads: usize,
+    /// Solution limit.
+    pub limit: u32,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+    /// Records per second of the whole run.
+    pub puzzles_per_sec: f64,
+    /// Mean guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+    /// Mean search nodes per puzzle.
+    pub nodes_per_puzzle: f64,
+    /// Share of puzzles solved without a guess, in percent.
+    pub no_guess_pct: f64,
+    /// p50 / p90 / p99 / max of guesses over the puzzles searched.
+    pub guesses_spread: Spread,
+    /// p50 / p90 / p99 / max of nodes over the puzzles searched.
+    pub nodes_spread: Spread,
+    /// The puzzle that needed the most guesses (then nodes): where it is.
+    pub hardest: Option<Hardest>,
+    /// How many puzzles needed 0, 1, 2-3, 4-7, ... guesses.
+    pub guesses_histogram: Vec<Bucket>,
+    /// Status counts and totals.
+    #[serde(flatten)]
+    pub stats: RunStats,
+}
+
+/// Where the hardest puzzle of a run is.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hardest {
+    /// Its input.
+    pub file: String,
+    /// Its line.
+    pub line: u64,
+    /// Guesses it took.
+    pub guesses: u64,
+    /// Nodes it took.
+    pub nodes: u64,
+}
+
+/// Per-puzzle distributions and the hardest puzzle, gathered in input order.
+#[derive(Clone, Debug, Default)]
+pub struct Difficulty {
+    guesses: Distribution,
+    nodes: Distribution,
+    hardest: Option<Hardest>,
+}
+
+impl Difficulty {
+    /// Count one result of input `file` (records whose search did not run are skipped).
+    pub fn add(&mut self, file: &str, r: &SolvedRecord) {
+        let Some(o) = &r.outcome else { return };
+        if !matches!(
+            o.status,
+            Status::Solved | Status::Multiple | Status::Unsolvable
+        ) {
+            return;
+        }
+        self.guesses.add(o.guesses);
+        self.nodes.add(o.nodes);
+        let harder = self
+            .hardest
+            .as_ref()
+            .is_none_or(|h| (o.guesses, o.nodes) > (h.guesses, h.nodes));
+        if harder {
+            self.hardest = Some(Hardest {
+                file: file.to_string(),
+                line: r.record.line,
+                guesses: o.guesses,
+                nodes: o.nodes,
+            });
+        }
+    }
+}
+
+/// What a run was asked to do, for its summary.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    /// The inputs' names.
+    pub inputs: Vec<String>,
+    /// The solver.
+    pub algorithm: Algorithm,
+    /// Worker threads.
+    pub threads: usize,
+    /// Solution limit.
+    pub limit: u32,
+}
+
+impl Summary {
+    /// The summary of a run of `seconds` with these totals.
+    pub fn new(info: RunInfo, seconds: f64, stats: RunStats, difficulty: Difficulty) -> Summary {
+        Summary {
+            inputs: info.inputs,
+            algorithm: info.algorithm,
+            threads: info.threads,
+            limit: info.limit,
+            seconds,
+            puzzles_per_sec: stats.records as f64 / seconds.max(1e-9),
+            guesses_per_puzzle: stats.guesses_per_puzzle(),
+            nodes_per_puzzle: stats.nodes_per_puzzle(),
+            no_guess_pct: stats.no_guess_pct(),
+            guesses_spread: difficulty.guesses.spread(),
+            nodes_spread: difficulty.nodes.spread(),
+            hardest: difficulty.hardest,
+            guesses_histogram: difficulty.guesses.histogram(),
+            stats,
+        }
+    }
+}
