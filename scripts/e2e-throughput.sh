@@ -12,15 +12,13 @@ D=../shared/datasets
 peer_dir=../shared/peers/peer-sudoku
 peer_target=${TMPDIR:-/tmp}/peer-sudoku-target
 CARGO_TARGET_DIR=$peer_target cargo build --quiet --release --locked --manifest-path "$peer_dir/Cargo.toml"
-cargo build --quiet --release --locked
-ours=target/release/sudoku-batch
+. scripts/lib.sh
+build_release
 peer=$peer_target/release/peer-sudoku
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Seconds taken by a command (wall clock).
-secs() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 records() { grep -cv '^\(#\|\s*$\)' "$1" || true; }
 
 echo "# $(date -u +%F) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, median of $rounds"

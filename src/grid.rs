@@ -162,82 +162,46 @@ impl Grid {
     /// Parse a LeetCode board: `[["5","3",".",...],...]`, 9 lists of 9 one-character strings
     /// (double or single quotes; whitespace and newlines anywhere).
     pub fn from_leetcode(text: &str) -> Result<Grid, GridError> {
-        let mut cells = [0u8; CELLS];
-        let (mut depth, mut row, mut col) = (0usize, 0usize, 0usize);
+        let mut board = Board {
+            cells: [0; CELLS],
+            depth: 0,
+            row: 0,
+            col: 0,
+        };
         let mut chars = text.char_indices().peekable();
-        let err = |msg: String| GridError::Board { message: msg };
         while let Some((at, ch)) = chars.next() {
             match ch {
-                '[' => {
-                    depth += 1;
-                    if depth > 2 {
-                        return Err(err(format!("nested list too deep at offset {at}")));
-                    }
-                    if depth == 2 {
-                        if row >= 9 {
-                            return Err(err("more than 9 rows".into()));
-                        }
-                        col = 0;
-                    }
-                }
+                '[' => board.open(at)?,
                 ']' => {
-                    if depth == 2 {
-                        if col != 9 {
-                            return Err(err(format!(
-                                "row {} has {col} cells, expected 9",
-                                row + 1
-                            )));
-                        }
-                        row += 1;
-                    }
-                    depth = depth
-                        .checked_sub(1)
-                        .ok_or_else(|| err("unbalanced ']'".into()))?;
-                    if depth == 0 {
+                    board.close()?;
+                    if board.depth == 0 {
                         if let Some((at, c)) = chars.find(|(_, c)| !c.is_whitespace()) {
-                            return Err(err(format!(
+                            return Err(board_error(format!(
                                 "unexpected '{c}' after the board at offset {at}"
                             )));
                         }
                     }
                 }
-                '"' | '\'' if depth == 2 => {
-                    let quote = ch;
+                '"' | '\'' if board.depth == 2 => {
                     let value: String = chars
                         .by_ref()
                         .map(|(_, c)| c)
-                        .take_while(|&c| c != quote)
+                        .take_while(|&c| c != ch)
                         .collect();
-                    let mut vs = value.chars();
-                    let cell = match (vs.next(), vs.next()) {
-                        (Some(c), None) if c.is_ascii() => cell_value(c as u8),
-                        _ => None,
-                    };
-                    let Some(v) = cell else {
-                        return Err(err(format!(
-                            "row {} column {}: {value:?} is not a digit 1-9 or an empty-cell mark",
-                            row + 1,
-                            col + 1
-                        )));
-                    };
-                    if col >= 9 {
-                        return Err(err(format!("row {} has more than 9 cells", row + 1)));
-                    }
-                    cells[row * 9 + col] = v;
-                    col += 1;
+                    board.cell(&value)?;
                 }
-                ',' if depth >= 1 => {}
+                ',' if board.depth >= 1 => {}
                 c if c.is_whitespace() => {}
-                c => return Err(err(format!("unexpected '{c}' at offset {at}"))),
+                c => return Err(board_error(format!("unexpected '{c}' at offset {at}"))),
             }
         }
-        if depth != 0 {
-            return Err(err("the board is not closed with ']'".into()));
+        if board.depth != 0 {
+            return Err(board_error("the board is not closed with ']'".into()));
         }
-        if row != 9 {
-            return Err(err(format!("{row} rows, expected 9")));
+        if board.row != 9 {
+            return Err(board_error(format!("{} rows, expected 9", board.row)));
         }
-        Ok(Grid(cells))
+        Ok(Grid(board.cells))
     }
 
     /// Parse a 9-line block: 9 rows of 9 cells. Spaces, `|` and `+` are ignored, as are
@@ -413,6 +377,74 @@ impl std::str::FromStr for Grid {
     type Err = GridError;
     fn from_str(s: &str) -> Result<Grid, GridError> {
         Grid::parse(s)
+    }
+}
+
+fn board_error(message: String) -> GridError {
+    GridError::Board { message }
+}
+
+/// Where a LeetCode board parse stands: list depth (1 the board, 2 a row), row and column.
+struct Board {
+    cells: [u8; CELLS],
+    depth: usize,
+    row: usize,
+    col: usize,
+}
+
+impl Board {
+    /// A `[` at byte `at`.
+    fn open(&mut self, at: usize) -> Result<(), GridError> {
+        self.depth += 1;
+        if self.depth > 2 {
+            return Err(board_error(format!("nested list too deep at offset {at}")));
+        }
+        if self.depth == 2 {
+            if self.row >= 9 {
+                return Err(board_error("more than 9 rows".into()));
+            }
+            self.col = 0;
+        }
+        Ok(())
+    }
+
+    /// A `]`: the end of a row (which must have 9 cells) or of the board.
+    fn close(&mut self) -> Result<(), GridError> {
+        if self.depth == 2 {
+            if self.col != 9 {
+                let (row, col) = (self.row + 1, self.col);
+                return Err(board_error(format!(
+                    "row {row} has {col} cells, expected 9"
+                )));
+            }
+            self.row += 1;
+        }
+        self.depth = self
+            .depth
+            .checked_sub(1)
+            .ok_or_else(|| board_error("unbalanced ']'".into()))?;
+        Ok(())
+    }
+
+    /// A quoted cell value of the current row.
+    fn cell(&mut self, value: &str) -> Result<(), GridError> {
+        let mut vs = value.chars();
+        let cell = match (vs.next(), vs.next()) {
+            (Some(c), None) if c.is_ascii() => cell_value(c as u8),
+            _ => None,
+        };
+        let (row, col) = (self.row + 1, self.col + 1);
+        let Some(v) = cell else {
+            return Err(board_error(format!(
+                "row {row} column {col}: {value:?} is not a digit 1-9 or an empty-cell mark"
+            )));
+        };
+        if self.col >= 9 {
+            return Err(board_error(format!("row {row} has more than 9 cells")));
+        }
+        self.cells[self.row * 9 + self.col] = v;
+        self.col += 1;
+        Ok(())
     }
 }
 

@@ -1,7 +1,27 @@
 //! sudoku-batch: solve, check and benchmark Sudoku puzzles in bulk.
 //!
-//! The layers, each depending only on those before it:
-//! [`error`] ← [`grid`] ← [`solver`] ← [`stats`] and [`distribution`] ← [`io`] ← [`pipeline`].
+//! The modules in layers: each uses only the layers below it (tests aside).
+//!
+//! ```text
+//!  solve  verify  canon  shuffle  generate  bench   one module per command: its
+//!               │                                         records, rules, writers, summary
+//!               ▼
+//!  pipeline     batches of records → rayon → results in input order → a Sink
+//!               │
+//!               ▼
+//!  io           readers of every input format (reader/), decompression, writing helpers
+//!  stats, distribution     totals and exact percentiles of a run
+//!  solver, canonical       the search; canonical forms up to symmetry
+//!               │
+//!               ▼
+//!  symmetry     random numbers and Sudoku symmetries
+//!  grid         the 81-cell grid: parse and format
+//!  error        what can go wrong with input
+//! ```
+//!
+//! The binary (`src/app/`: arguments beside each command's `run`, the command skeleton
+//! `job.rs`, output rules, progress bar) sits above all of them and is the only part that
+//! knows about the command line.
 //!
 //! ```
 //! use sudoku_batch::{Grid, solver::{solve_with_limit, Status}};

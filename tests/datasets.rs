@@ -4,21 +4,15 @@
 //!
 //!     cargo test --release --test datasets -- --ignored
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::datasets;
 
 use sudoku_batch::io::{load_puzzles, Input, ReaderOptions, RecordReader};
 use sudoku_batch::solver::{solve_with_limit, Algorithm, Limits, Status};
 use sudoku_batch::Grid;
-
-fn datasets() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped: {} is absent", dir.display());
-        None
-    }
-}
 
 /// Every puzzle file with its record count as SOURCES.md documents it, and whether its
 /// puzzles have several solutions.

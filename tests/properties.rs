@@ -6,15 +6,16 @@
 //! - `verify` accepts what `solve --limit 2` produced: the records it passes are exactly the
 //!   solved ones.
 
+mod common;
+
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 
 /// Real puzzles with a unique solution (tests/fixtures/golden.txt).
 fn base_puzzles() -> Vec<String> {
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/golden.txt");
+    let golden = common::fixture("golden.txt");
     std::fs::read_to_string(golden)
         .unwrap()
         .lines()

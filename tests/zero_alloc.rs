@@ -1,9 +1,10 @@
 //! Solving allocates nothing: a counting global allocator watches this thread while thousands
 //! of puzzles are solved by every algorithm and solution limit.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::path::Path;
 
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
 use sudoku_batch::solver::simd::SimdPath;
@@ -53,7 +54,6 @@ fn allocations(f: impl FnOnce()) -> u64 {
 }
 
 fn puzzles() -> Vec<Grid> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
     let mut out = Vec::new();
     for (name, take) in [
         ("puzzles2_17_clue", 2000),
@@ -61,7 +61,10 @@ fn puzzles() -> Vec<Grid> {
         ("puzzles7_serg_benchmark", 500),
         ("kaggle1m_sample_first24997.csv", 500),
     ] {
-        match load_puzzles(&dir.join(name), &ReaderOptions::default()) {
+        let Some(path) = common::dataset(name) else {
+            continue;
+        };
+        match load_puzzles(&path, &ReaderOptions::default()) {
             Ok((p, _)) => out.extend(p.into_iter().take(take)),
             Err(e) => eprintln!("skipped {name}: {e}"),
         }

@@ -21,7 +21,7 @@ use serde::Serialize;
 use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
 use sudoku_batch::pipeline::{self, Halt, PipelineError, Sink, BATCH};
 
-use crate::cli;
+use crate::cli::{self, InputArgs, ReportArgs, RunArgs};
 use crate::output::{LateFile, Output};
 use crate::progress::Bar;
 
@@ -56,6 +56,16 @@ pub struct Outputs<'a> {
     pub stats_json: Option<&'a Path>,
 }
 
+impl<'a> Outputs<'a> {
+    /// `-o` and the `--stats-json` of `report`.
+    pub fn with_report(output: Option<&'a Path>, report: &'a ReportArgs) -> Outputs<'a> {
+        Outputs {
+            output,
+            stats_json: report.stats_json.as_deref(),
+        }
+    }
+}
+
 impl Job {
     /// Check the inputs and open the outputs, before any work: a typo in the last path or an
     /// unwritable output must not cost a long run.
@@ -80,6 +90,20 @@ impl Job {
             started: Instant::now(),
         };
         Ok((job, BufWriter::with_capacity(OUTPUT_BUFFER, sink)))
+    }
+
+    /// [`Job::start`] for the commands that take [`RunArgs`] (no `--stats-json`).
+    pub fn start_run(
+        inputs: &[String],
+        input: &InputArgs,
+        run: &RunArgs,
+    ) -> anyhow::Result<(Job, Writer)> {
+        let outputs = Outputs {
+            output: run.output.as_deref(),
+            stats_json: None,
+        };
+        let threads = run.threads.count();
+        Job::start(inputs, input.reader_options(), threads, outputs, run.quiet)
     }
 
     /// The reader of one input.

@@ -119,6 +119,15 @@ struct Candidate {
 }
 
 impl Candidate {
+    /// The candidate with source row `r` as result row `key`.
+    #[inline]
+    fn after(&self, key: usize, r: usize) -> Candidate {
+        let mut c = *self;
+        c.rows[key] = r as u8;
+        c.used |= 1 << r;
+        c
+    }
+
     /// The source rows result row `level` may take: a new band takes any row of a band not
     /// used yet, otherwise the remaining rows of the current band.
     fn choices(&self, level: usize) -> u16 {
@@ -515,25 +524,11 @@ impl Canonicalizer {
         r: usize,
         level: &mut Level,
     ) -> Option<()> {
-        // Column orders inside each stack that put its empty cells first.
-        let mut inner = [[0u8; 6]; 3];
-        let mut inner_len = [0usize; 3];
-        for s in 0..3 {
-            for (i, perm) in PERMS3.iter().enumerate() {
-                let clue = |k: usize| line[s * 3 + perm[k]] != 0;
-                if clue(0) <= clue(1) && clue(1) <= clue(2) {
-                    inner[s][inner_len[s]] = i as u8;
-                    inner_len[s] += 1;
-                }
-            }
-        }
+        let (inner, inner_len) = empty_first_orders(line);
         // The rows that may follow at level `key + 1`: a column prefix under which every one
         // of them is certainly larger than that level's best row cuts the whole subtree.
         let following = if key < 8 {
-            let mut c = *p;
-            c.rows[key] = r as u8;
-            c.used |= 1 << r;
-            c.choices(key + 1)
+            p.after(key, r).choices(key + 1)
         } else {
             0
         };
@@ -566,19 +561,37 @@ impl Canonicalizer {
                         if hopeless(&perm, 3, level) {
                             continue;
                         }
-                        let cand = key_candidate(line, perm, p, key, r);
-                        if key < 8 {
-                            self.offer(lines, &cand, key + 1, level)?;
-                        } else if self.current.len() == CANDIDATE_LIMIT {
-                            return None;
-                        } else {
-                            self.current.push(cand);
-                        }
+                        self.keep_or_offer(
+                            lines,
+                            key_candidate(line, perm, p, key, r),
+                            key,
+                            level,
+                        )?;
                     }
                 }
             }
         }
         Some(())
+    }
+
+    /// Offer `cand` (with row `key` fixed) to level `key + 1`, or keep it when `key` is the
+    /// last row; `None` when the candidate limit is reached.
+    #[inline]
+    fn keep_or_offer(
+        &mut self,
+        lines: &Lines,
+        cand: Candidate,
+        key: usize,
+        level: &mut Level,
+    ) -> Option<()> {
+        if key < 8 {
+            self.offer(lines, &cand, key + 1, level)
+        } else if self.current.len() == CANDIDATE_LIMIT {
+            None
+        } else {
+            self.current.push(cand);
+            Some(())
+        }
     }
 
     /// The key row for grids whose lines repeat a digit: every allowed line through every
@@ -701,6 +714,24 @@ pub fn canonicalize(grid: &Grid) -> Canonical {
 /// The canonical form of `grid` (see the module docs).
 pub fn canonical(grid: &Grid) -> Grid {
     canonicalize(grid).form
+}
+
+/// For each stack of `line`, the column orders (indices into `PERMS3`) that put its empty
+/// cells first, and how many there are.
+#[inline]
+fn empty_first_orders(line: &[u8; 9]) -> ([[u8; 6]; 3], [usize; 3]) {
+    let mut inner = [[0u8; 6]; 3];
+    let mut inner_len = [0usize; 3];
+    for s in 0..3 {
+        for (i, perm) in PERMS3.iter().enumerate() {
+            let clue = |k: usize| line[s * 3 + perm[k]] != 0;
+            if clue(0) <= clue(1) && clue(1) <= clue(2) {
+                inner[s][inner_len[s]] = i as u8;
+                inner_len[s] += 1;
+            }
+        }
+    }
+    (inner, inner_len)
 }
 
 #[cfg(test)]

@@ -177,27 +177,7 @@ fn zip_member(file: Counting<File>, label: &str) -> Result<Box<dyn Read + Send>,
     };
     let mut archive = zip::ZipArchive::new(file)
         .map_err(|e| archive_err(format!("not a readable zip archive ({e}); truncated?")))?;
-    let members: Vec<(usize, String)> = (0..archive.len())
-        .filter_map(|i| {
-            let entry = archive.by_index_raw(i).ok()?;
-            let name = entry.name().to_string();
-            (!entry.is_dir() && !name.starts_with("__MACOSX/")).then_some((i, name))
-        })
-        .collect();
-    let index = match members.as_slice() {
-        [(i, _)] => *i,
-        [] => return Err(archive_err("the zip archive holds no file".into())),
-        several => {
-            let names: Vec<&str> = several.iter().map(|(_, n)| n.as_str()).collect();
-            return Err(archive_err(format!(
-                "the zip archive holds {} files ({}); read one with `unzip -p {label} {} | \
-                 sudoku-batch ... -`",
-                names.len(),
-                names.join(", "),
-                names[0]
-            )));
-        }
-    };
+    let index = only_member(&mut archive, label).map_err(archive_err)?;
     let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
     std::thread::Builder::new()
         .name("unzip".into())
@@ -209,24 +189,7 @@ fn zip_member(file: Counting<File>, label: &str) -> Result<Box<dyn Read + Send>,
                     return;
                 }
             };
-            loop {
-                let mut chunk = vec![0u8; BUFFER];
-                match member.read(&mut chunk) {
-                    Ok(0) => return,
-                    Ok(n) => {
-                        chunk.truncate(n);
-                        // The reader hung up (the run stopped early): nothing more to do.
-                        if tx.send(Ok(chunk)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                }
-            }
+            pump(&mut member, &tx);
         })
         .map_err(|e| InputError::Read {
             path: label.to_string(),
@@ -238,6 +201,57 @@ fn zip_member(file: Counting<File>, label: &str) -> Result<Box<dyn Read + Send>,
         chunk: Vec::new(),
         at: 0,
     }))
+}
+
+/// The index of the one file of `archive` (folders and macOS metadata aside), or why there is
+/// not exactly one.
+fn only_member(
+    archive: &mut zip::ZipArchive<Counting<File>>,
+    label: &str,
+) -> Result<usize, String> {
+    let members: Vec<(usize, String)> = (0..archive.len())
+        .filter_map(|i| {
+            let entry = archive.by_index_raw(i).ok()?;
+            let name = entry.name().to_string();
+            (!entry.is_dir() && !name.starts_with("__MACOSX/")).then_some((i, name))
+        })
+        .collect();
+    match members.as_slice() {
+        [(i, _)] => Ok(*i),
+        [] => Err("the zip archive holds no file".into()),
+        several => {
+            let names: Vec<&str> = several.iter().map(|(_, n)| n.as_str()).collect();
+            Err(format!(
+                "the zip archive holds {} files ({}); read one with `unzip -p {label} {} | \
+                 sudoku-batch ... -`",
+                names.len(),
+                names.join(", "),
+                names[0]
+            ))
+        }
+    }
+}
+
+/// Send `data` chunk by chunk until it ends, fails, or the receiver hangs up.
+fn pump(data: &mut impl Read, tx: &mpsc::SyncSender<io::Result<Vec<u8>>>) {
+    loop {
+        let mut chunk = vec![0u8; BUFFER];
+        match data.read(&mut chunk) {
+            Ok(0) => return,
+            Ok(n) => {
+                chunk.truncate(n);
+                // The reader hung up (the run stopped early): nothing more to do.
+                if tx.send(Ok(chunk)).is_err() {
+                    return;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        }
+    }
 }
 
 /// Reads the chunks a producer thread sends; the channel closing is the end of the data.

@@ -454,26 +454,10 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
         if !CAREFUL && RULE != JCZ {
             let bands = RULE == BANDS || tally.branch_points >= HYBRID_AFTER;
             let choice = if bands { st.band_choice() } else { None };
-            if let Some((i, mut configs)) = choice {
-                tally.branch_points += 1;
-                // Every configuration but the last on a copy; the last continues in place.
-                while configs & (configs - 1) != 0 {
-                    let p = configs.trailing_zeros() as usize;
-                    configs &= configs - 1;
-                    let mut child = st;
-                    child.cand[i] &= CONFIG_CELLS[p];
-                    tally.guesses += 1;
-                    tally.nodes += 1;
-                    tally.work += 1;
-                    P::search::<CAREFUL, RULE>(child, tally);
-                    if tally.done() {
-                        return;
-                    }
+            if let Some((i, configs)) = choice {
+                if branch_on_configs::<P, CAREFUL, RULE>(&mut st, tally, i, configs) {
+                    return;
                 }
-                st.cand[i] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
-                tally.guesses += 1;
-                tally.nodes += 1;
-                tally.work += 1;
                 continue;
             }
         }
@@ -486,33 +470,76 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
         } else {
             bivalue.unwrap_or_else(|| st.fallback_cell())
         };
-        let mut digits = 0u32;
-        for d in 0..9 {
-            if st.cand[d * 3 + band] & bit != 0 {
-                digits |= 1 << d;
-            }
+        if branch_on_cell::<P, CAREFUL, RULE>(&mut st, tally, band, bit) {
+            return;
         }
-        tally.branch_points += 1;
-        // Every candidate but the last on a copy; the last continues in place.
-        while digits & (digits - 1) != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            let mut child = st;
-            child.assign(band, bit, d);
-            tally.guesses += 1;
-            tally.nodes += 1;
-            tally.work += 1;
-            P::search::<CAREFUL, RULE>(child, tally);
-            if tally.done() {
-                return;
-            }
-            st.cand[d * 3 + band] &= !bit;
-        }
-        st.assign(band, bit, digits.trailing_zeros() as usize);
-        tally.guesses += 1;
-        tally.nodes += 1;
-        tally.work += 1;
     }
+}
+
+/// Branch on the configurations `configs` of band-digit row `i` of `st`: every one but the
+/// last is searched on a copy; the last continues in `st` itself. True when the search is done.
+///
+/// # Safety
+/// The CPU supports `P`'s path.
+#[inline(always)]
+unsafe fn branch_on_configs<P: Isa, const CAREFUL: bool, const RULE: u8>(
+    st: &mut State,
+    tally: &mut Tally,
+    i: usize,
+    mut configs: u32,
+) -> bool {
+    tally.branch_points += 1;
+    while configs & (configs - 1) != 0 {
+        let p = configs.trailing_zeros() as usize;
+        configs &= configs - 1;
+        let mut child = *st;
+        child.cand[i] &= CONFIG_CELLS[p];
+        tally.guess();
+        P::search::<CAREFUL, RULE>(child, tally);
+        if tally.done() {
+            return true;
+        }
+    }
+    st.cand[i] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
+    tally.guess();
+    false
+}
+
+/// Branch on the candidates of the cell `bit` of `band`: every digit but the last is searched
+/// on a copy (and then removed from `st`); the last is assigned in `st` itself. True when the
+/// search is done.
+///
+/// # Safety
+/// The CPU supports `P`'s path.
+#[inline(always)]
+unsafe fn branch_on_cell<P: Isa, const CAREFUL: bool, const RULE: u8>(
+    st: &mut State,
+    tally: &mut Tally,
+    band: usize,
+    bit: u32,
+) -> bool {
+    let mut digits = 0u32;
+    for d in 0..9 {
+        if st.cand[d * 3 + band] & bit != 0 {
+            digits |= 1 << d;
+        }
+    }
+    tally.branch_points += 1;
+    while digits & (digits - 1) != 0 {
+        let d = digits.trailing_zeros() as usize;
+        digits &= digits - 1;
+        let mut child = *st;
+        child.assign(band, bit, d);
+        tally.guess();
+        P::search::<CAREFUL, RULE>(child, tally);
+        if tally.done() {
+            return true;
+        }
+        st.cand[d * 3 + band] &= !bit;
+    }
+    st.assign(band, bit, digits.trailing_zeros() as usize);
+    tally.guess();
+    false
 }
 
 /// What one round of probing did.

@@ -164,6 +164,14 @@ impl Tally {
         self.done()
     }
 
+    /// One guess made: a new search node, counted as work.
+    #[inline(always)]
+    fn guess(&mut self) {
+        self.guesses += 1;
+        self.nodes += 1;
+        self.work += 1;
+    }
+
     #[inline]
     fn done(&self) -> bool {
         self.solutions >= self.limit || self.aborted || self.work >= self.budget

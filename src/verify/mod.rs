@@ -23,9 +23,10 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::error::RecordError;
 use crate::grid::{cell_name, Grid, CELLS};
 use crate::io::reader::Record;
-use crate::solver::{solve_with_limit, Status};
+use crate::solver::{solve_with_limit, Outcome, Status};
 
 /// What can be wrong with a record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -182,7 +183,28 @@ pub fn check(record: Record, rules: Rules) -> Checked {
             return out;
         }
     }
-    let listed = match record.solution {
+    let listed = listed_solution(record.solution, rules, &mut out);
+    let listed_fine = listed.is_some_and(|s| out.check_listed(&puzzle, &s));
+    if let Some(c) = puzzle.conflict() {
+        out.add(Problem::InvalidGivens, c.to_string());
+        out.findings.sort_by_key(|f| f.problem);
+        return out;
+    }
+    if !unique && listed_fine {
+        return out; // the listed grid proves the puzzle solvable
+    }
+    let outcome = proof.unwrap_or_else(|| solve_with_limit(&puzzle, 1));
+    out.check_outcome(&outcome, listed, listed_fine, unique);
+    out
+}
+
+/// The listed solution, if there is one that parses (a missing or malformed one is noted).
+fn listed_solution(
+    solution: Option<Result<Grid, RecordError>>,
+    rules: Rules,
+    out: &mut Checked,
+) -> Option<Grid> {
+    match solution {
         None => {
             if rules.require_solution {
                 out.add(Problem::MissingSolution, "no solution listed");
@@ -194,16 +216,20 @@ pub fn check(record: Record, rules: Rules) -> Checked {
             None
         }
         Some(Ok(s)) => Some(s),
-    };
-    let mut listed_fine = false;
-    if let Some(s) = &listed {
+    }
+}
+
+impl Checked {
+    /// Check the listed solution `s` on its own and against the clues; true when it is a
+    /// complete valid grid that keeps them.
+    fn check_listed(&mut self, puzzle: &Grid, s: &Grid) -> bool {
         let fault = grid_fault(s);
         if let Some(f) = &fault {
-            out.add(Problem::BadGrid, f.clone());
+            self.add(Problem::BadGrid, f.clone());
         }
         let mismatch = (0..CELLS).find(|&i| puzzle.get(i) != 0 && puzzle.get(i) != s.get(i));
         if let Some(cell) = mismatch {
-            out.add(
+            self.add(
                 Problem::ClueMismatch,
                 format!(
                     "{} is {}, the clue is {}",
@@ -213,36 +239,36 @@ pub fn check(record: Record, rules: Rules) -> Checked {
                 ),
             );
         }
-        listed_fine = fault.is_none() && mismatch.is_none();
+        fault.is_none() && mismatch.is_none()
     }
-    if let Some(c) = puzzle.conflict() {
-        out.add(Problem::InvalidGivens, c.to_string());
-        out.findings.sort_by_key(|f| f.problem);
-        return out;
-    }
-    if !unique && listed_fine {
-        return out; // the listed grid proves the puzzle solvable
-    }
-    let outcome = proof.unwrap_or_else(|| solve_with_limit(&puzzle, 1));
-    match outcome.status {
-        Status::Unsolvable => out.add(Problem::Unsolvable, "no grid completes the givens"),
-        Status::Multiple => {
-            let detail = match &listed {
-                Some(_) if listed_fine => "2 or more solutions; the listed one is one of them",
-                Some(_) => "2 or more solutions; the listed grid is not one of them",
-                None => "2 or more solutions",
-            };
-            out.add(Problem::NotUnique, detail);
-        }
-        Status::Solved if unique => {
-            let right = outcome.solution.expect("solved has a solution");
-            if let Some(s) = listed.filter(|s| *s != right) {
-                out.add(Problem::WrongSolution, first_difference(&s, &right));
+
+    /// Judge the solver's `outcome` for the puzzle and the listed solution.
+    fn check_outcome(
+        &mut self,
+        outcome: &Outcome,
+        listed: Option<Grid>,
+        listed_fine: bool,
+        unique: bool,
+    ) {
+        match outcome.status {
+            Status::Unsolvable => self.add(Problem::Unsolvable, "no grid completes the givens"),
+            Status::Multiple => {
+                let detail = match &listed {
+                    Some(_) if listed_fine => "2 or more solutions; the listed one is one of them",
+                    Some(_) => "2 or more solutions; the listed grid is not one of them",
+                    None => "2 or more solutions",
+                };
+                self.add(Problem::NotUnique, detail);
             }
+            Status::Solved if unique => {
+                let right = outcome.solution.expect("solved has a solution");
+                if let Some(s) = listed.filter(|s| *s != right) {
+                    self.add(Problem::WrongSolution, first_difference(&s, &right));
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
-    out
 }
 
 pub use duplicates::Duplicates;

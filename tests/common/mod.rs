@@ -17,6 +17,18 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The folder of public datasets, `../shared/datasets`, or `None` (with a message) when it is
+/// absent.
+pub fn datasets() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: {} is absent", dir.display());
+        None
+    }
+}
+
 /// A public dataset of `../shared/datasets`, or `None` (with a message) when it is absent.
 pub fn dataset(name: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -10,7 +10,7 @@ use sudoku_batch::canonical::Canonicalizer;
 use sudoku_batch::io::OutputFormat;
 
 use crate::cli::{output_formats, InputArgs, RunArgs};
-use crate::job::{Job, Outputs};
+use crate::job::Job;
 use crate::output::Diagnostics;
 use crate::progress::Bar;
 
@@ -54,13 +54,7 @@ thread_local! {
 }
 
 pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
-    let outputs = Outputs {
-        output: args.run.output.as_deref(),
-        stats_json: None,
-    };
-    let options = args.input.reader_options();
-    let threads = args.run.threads.count();
-    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.run.quiet)?;
+    let (mut job, out) = Job::start_run(&args.inputs, &args.input, &args.run)?;
     let mut diagnostics = Diagnostics::new(args.run.quiet);
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = job.options.shard.is_none_or(|(k, _)| k == 1);

@@ -9,7 +9,7 @@ use sudoku_batch::io::write::PuzzleLines;
 use sudoku_batch::shuffle::{ShuffleConfig, Shuffled};
 
 use crate::cli::{InputArgs, RunArgs};
-use crate::job::{Job, Outputs};
+use crate::job::Job;
 use crate::output::Diagnostics;
 use crate::progress::Bar;
 
@@ -49,13 +49,7 @@ pub struct ShuffleArgs {
 }
 
 pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
-    let outputs = Outputs {
-        output: args.run.output.as_deref(),
-        stats_json: None,
-    };
-    let options = args.input.reader_options();
-    let threads = args.run.threads.count();
-    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.run.quiet)?;
+    let (mut job, out) = Job::start_run(&args.inputs, &args.input, &args.run)?;
     let mut diagnostics = Diagnostics::new(args.run.quiet);
     let mut sink = PuzzleLines::new(out, args.with_solutions);
     let cfg = ShuffleConfig {

@@ -122,17 +122,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         keep_text: args.format != OutputFormat::Line,
         ..args.input.reader_options()
     };
-    let outputs = Outputs {
-        output: args.output.as_deref(),
-        stats_json: args.report.stats_json.as_deref(),
-    };
-    let (mut job, out) = Job::start(
-        &args.inputs,
-        options,
-        args.threads.count(),
-        outputs,
-        args.quiet,
-    )?;
+    let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
+    let threads = args.threads.count();
+    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
     job.batch = args.batch;
     let to_terminal =
         Bar::stdout_is_terminal() && args.output.as_deref().is_none_or(|p| p.as_os_str() == "-");

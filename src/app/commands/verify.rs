@@ -98,14 +98,14 @@ pub struct VerifyArgs {
     pub output: Option<PathBuf>,
 
     #[command(flatten)]
+    pub report: ReportArgs,
+
+    #[command(flatten)]
     pub threads: ThreadsArg,
 
     /// No summary on stderr.
     #[arg(long, short)]
     pub quiet: bool,
-
-    #[command(flatten)]
-    pub report: ReportArgs,
 
     #[command(flatten)]
     pub input: InputArgs,
@@ -120,18 +120,10 @@ fn report_formats() -> impl clap::builder::TypedValueParser<Value = OutputFormat
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let outputs = Outputs {
-        output: args.output.as_deref(),
-        stats_json: args.report.stats_json.as_deref(),
-    };
+    let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
     let options = args.input.reader_options();
-    let (mut job, out) = Job::start(
-        &args.inputs,
-        options,
-        args.threads.count(),
-        outputs,
-        args.quiet,
-    )?;
+    let threads = args.threads.count();
+    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
     let mut report = ReportWriter::new(out, args.format, true, "");
     let canonical = args.duplicates.as_deref() == Some("canonical");
     let mut tally = Tally {

@@ -16,6 +16,7 @@ use crate::io::line_ends::CsvLineEnds;
 use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFFER};
 
 mod block;
+mod board;
 mod csv;
 mod detect;
 mod lines;
@@ -23,6 +24,7 @@ mod shard;
 
 use self::csv::CsvReader;
 use block::next_block;
+use board::read_board;
 use detect::detect;
 use lines::{is_blank_or_comment, parse_line, too_long, LineReader};
 use shard::open_shard;
@@ -236,25 +238,7 @@ impl RecordReader {
                 }
                 Kind::Csv(CsvReader::new(src, delimiter, options, &label)?)
             }
-            InputFormat::Board => {
-                let mut text = String::new();
-                let mut bytes_in = Vec::new();
-                src.read_to_end(&mut bytes_in).map_err(read_err)?;
-                text.push_str(&String::from_utf8_lossy(&bytes_in));
-                let line = text
-                    .lines()
-                    .position(|l| !l.trim().is_empty())
-                    .map_or(1, |i| i as u64 + 1);
-                let puzzle = Grid::from_leetcode(text.trim_start_matches('\u{feff}'))
-                    .map_err(RecordError::Grid);
-                Kind::Board(Some(Record {
-                    line,
-                    id: None,
-                    puzzle,
-                    solution: None,
-                    text: RecordText::default(),
-                }))
-            }
+            InputFormat::Board => Kind::Board(Some(read_board(&mut src).map_err(read_err)?)),
         };
         Ok(RecordReader {
             label,

@@ -31,6 +31,35 @@ pub(super) fn lines_before(file: &mut File, end: u64) -> io::Result<u64> {
     }
 }
 
+/// The bytes of shard `k` of `n` of `file` (`len` bytes, starting with `head`), with the
+/// header line in front for a CSV shard after the first; and the line offset of its records.
+fn shard_source(
+    mut file: File,
+    head: &[u8],
+    (k, n, len): (u64, u64, u64),
+    is_csv: bool,
+    bytes: Arc<AtomicU64>,
+) -> io::Result<(Box<dyn Read + Send>, u64)> {
+    let start = line_start_at(&mut file, len * (k - 1) / n, len)?;
+    let end = line_start_at(&mut file, len * k / n, len)?;
+    let before = lines_before(&mut file, start)?;
+    file.seek(SeekFrom::Start(start))?;
+    let body = Counting {
+        inner: file.take(end - start),
+        count: bytes,
+    };
+    Ok(if is_csv && start > 0 {
+        let header_end = head
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(head.len(), |i| i + 1);
+        let header = head[..header_end].to_vec();
+        (Box::new(io::Cursor::new(header).chain(body)), before - 1)
+    } else {
+        (Box::new(body), before)
+    })
+}
+
 /// Open shard `k` of `n` of a plain file (see [`ReaderOptions::shard`]). A CSV shard other
 /// than the first reads the header line first, so columns are found the same way.
 pub(super) fn open_shard(
@@ -74,24 +103,8 @@ pub(super) fn open_shard(
     let (format, _) = detect(&head);
     let is_csv = options.format == InputFormat::Csv
         || (options.format == InputFormat::Auto && format == InputFormat::Csv);
-    let start = line_start_at(&mut file, len * (k - 1) / n, len).map_err(io_err)?;
-    let end = line_start_at(&mut file, len * k / n, len).map_err(io_err)?;
-    let before = lines_before(&mut file, start).map_err(io_err)?;
-    file.seek(SeekFrom::Start(start)).map_err(io_err)?;
-    let body = Counting {
-        inner: file.take(end - start),
-        count: bytes.clone(),
-    };
-    let (src, offset): (Box<dyn Read + Send>, u64) = if is_csv && start > 0 {
-        let header_end = head
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(head.len(), |i| i + 1);
-        let header = head[..header_end].to_vec();
-        (Box::new(io::Cursor::new(header).chain(body)), before - 1)
-    } else {
-        (Box::new(body), before)
-    };
+    let (src, offset) =
+        shard_source(file, &head, (k, n, len), is_csv, bytes.clone()).map_err(io_err)?;
     let options = ReaderOptions {
         format: if is_csv {
             InputFormat::Csv
