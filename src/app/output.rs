@@ -386,6 +386,8 @@ pub struct Diagnostics {
     shown: u64,
     hidden: u64,
     quiet: bool,
+    /// Every bad record reported, shown or not (also when quiet).
+    pub reported: u64,
 }
 
 impl Diagnostics {
@@ -402,6 +404,7 @@ impl Diagnostics {
 
     /// Report one bad record.
     pub fn report(&mut self, print: impl FnOnce(&str), path: &str, line: u64, message: &str) {
+        self.reported += 1;
         if self.quiet {
             return;
         }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use sudoku_batch::canon::{CanonRecord, CanonStatus, CanonWriter};
+use sudoku_batch::canon::{CanonRecord, CanonWriter};
 use sudoku_batch::canonical::Canonicalizer;
 use sudoku_batch::io::OutputFormat;
 
@@ -59,15 +59,14 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = job.options.shard.is_none_or(|(k, _)| k == 1);
     let mut writer = CanonWriter::new(out, args.format, header);
-    let (mut records, mut bad) = (0u64, 0u64);
+    let mut records = 0;
     let bar = Bar::hidden();
     let work = |r| SEARCH.with(|s| CanonRecord::new(r, &mut s.borrow_mut()));
     for input in &job.inputs {
         let label = input.label();
         let collect = |c: &mut CanonRecord| {
-            if c.status() != CanonStatus::Ok {
-                bad += 1;
-                let message = format!("{}: {}", c.status().as_str(), c.error().unwrap_or_default());
+            if let Some(e) = c.error() {
+                let message = format!("{}: {e}", c.status().as_str());
                 diagnostics.report(|m| eprintln!("{m}"), &label, c.record.line, &message);
             }
             Ok(())
@@ -76,6 +75,7 @@ pub fn run(args: &CanonArgs) -> anyhow::Result<ExitCode> {
     }
     job.commit(writer.into_inner())?;
     diagnostics.finish("--format jsonl or csv gives every record's message");
+    let bad = diagnostics.reported;
     if !args.run.quiet {
         let secs = job.seconds();
         eprintln!(

@@ -57,14 +57,13 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
         copies: args.copies.max(1),
         with_solutions: args.with_solutions,
     };
-    let (mut records, mut malformed) = (0u64, 0u64);
+    let mut records = 0;
     let bar = Bar::hidden();
     for (n, input) in job.inputs.iter().enumerate() {
         let label = input.label();
         let work = |r| cfg.shuffle(n as u64, r);
         let collect = |s: &mut Shuffled| {
             if let Err(e) = &s.copies {
-                malformed += 1;
                 diagnostics.report(|m| eprintln!("{m}"), &label, s.line, e);
             }
             Ok(())
@@ -73,6 +72,7 @@ pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
     }
     job.commit(sink.into_inner())?;
     diagnostics.finish("the output has a malformed line for each");
+    let malformed = diagnostics.reported;
     if !args.run.quiet {
         let secs = job.seconds();
         let made = (records - malformed) * cfg.copies;
