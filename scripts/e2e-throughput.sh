@@ -18,7 +18,6 @@ peer=$peer_target/release/peer-sudoku
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Seconds taken by a command (wall clock).
 records() { grep -cv '^\(#\|\s*$\)' "$1" || true; }
 
 echo "# $(date -u +%F) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, median of $rounds"

@@ -7,14 +7,14 @@
 //! ```
 
 use std::io;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 
 use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::error::InputError;
-use crate::io::reader::{Record, RecordReader};
+use crate::io::reader::{RawBatch, Record, RecordReader};
 
 /// Records per batch: large enough that handing a batch between threads costs nothing per
 /// record, small enough that a few batches in flight keep memory flat.
@@ -138,7 +138,7 @@ pub fn run_stages<T: Send>(
     threads: usize,
     batch: usize,
     work: &(dyn Fn(Record) -> T + Sync),
-    mut collect: impl FnMut(&mut T) -> Result<(), Halt>,
+    mut collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
 ) -> Result<u64, PipelineError> {
@@ -148,8 +148,8 @@ pub fn run_stages<T: Send>(
         progress,
     };
     let batch = batch.max(1);
-    let mut first = Vec::new();
-    let first_read = reader.read_batch(&mut first, batch);
+    let mut first = RawBatch::default();
+    let first_read = reader.read_raw_batch(&mut first, batch);
     if matches!(first_read, Ok(n) if n == batch) {
         return stages.threaded(reader, first, batch, &mut collect, sink);
     }
@@ -175,19 +175,21 @@ struct Stages<'a, T> {
 }
 
 impl<T: Send> Stages<'_, T> {
-    /// Apply the work to one batch, in parallel when there is a pool; results keep the input
+    /// Parse and work on one batch, in parallel when there is a pool; results keep the input
     /// order.
-    fn work_batch(&self, records: Vec<Record>) -> Vec<T> {
-        let mut done = Vec::with_capacity(records.len());
+    fn work_batch(&self, batch: RawBatch) -> Vec<T> {
+        let mut done = Vec::with_capacity(batch.len());
+        let (bytes, items) = batch.into_parts();
+        let work = |item| (self.work)(bytes.parse(item));
         match &self.pool {
             Some(pool) => pool.install(|| {
-                records
+                items
                     .into_par_iter()
                     .with_min_len(16)
-                    .map(self.work)
+                    .map(work)
                     .collect_into_vec(&mut done)
             }),
-            None => done.extend(records.into_iter().map(self.work)),
+            None => done.extend(items.into_iter().map(work)),
         }
         done
     }
@@ -200,9 +202,9 @@ impl<T: Send> Stages<'_, T> {
     fn threaded(
         &self,
         reader: RecordReader,
-        first: Vec<Record>,
+        first: RawBatch,
         batch: usize,
-        collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
+        collect: &mut (impl FnMut(&mut T) -> Result<(), Halt> + Send),
         sink: &mut (dyn Sink<T> + Send),
     ) -> Result<u64, PipelineError> {
         let label = reader.label().to_string();
@@ -210,29 +212,11 @@ impl<T: Send> Stages<'_, T> {
         let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
         std::thread::scope(|scope| {
             let writing = scope.spawn(move || write_batches(out_rx, sink));
-            let mut records_done = 0u64;
-            let mut failure = None;
-            let mut input_error = None;
-            for message in batch_rx {
-                let records = match message {
-                    Ok(records) => records,
-                    Err(e) => {
-                        input_error = Some(PipelineError::Input(e));
-                        break;
-                    }
-                };
-                let mut done = self.work_batch(records);
-                let halt = collect_batch(&mut done, collect);
-                records_done += done.len() as u64;
-                self.progress.update(records_done);
-                if out_tx.send(done).is_err() {
-                    break; // the writer stopped: its error is reported below
-                }
-                if let Some(h) = halt {
-                    failure = Some(h);
-                    break;
-                }
-            }
+            let Ended {
+                records: records_done,
+                failure,
+                input_error,
+            } = self.work_and_collect(batch_rx, collect, &out_tx);
             drop(out_tx);
             let written = writing.join().expect("the writer thread does not panic");
             if failure.is_none() && written.is_ok() {
@@ -248,23 +232,88 @@ impl<T: Send> Stages<'_, T> {
             }
         })
     }
+
+    /// Work on batch after batch and collect each in input order, sending collected batches to
+    /// the writer. With a pool, batch k is collected (on one worker) while batch k+1 is worked
+    /// on, so no core waits for the collect step; a batch is only held back while the next one
+    /// is already there, so on a slow stream each batch is collected (and a `--strict` halt
+    /// reported) as soon as it is worked on.
+    fn work_and_collect(
+        &self,
+        batches: Receiver<Batch>,
+        collect: &mut (impl FnMut(&mut T) -> Result<(), Halt> + Send),
+        out: &SyncSender<Vec<T>>,
+    ) -> Ended {
+        let mut ended = Ended::default();
+        let mut pending: Option<Vec<T>> = None;
+        loop {
+            let message = match batches.try_recv() {
+                Ok(message) => Some(message),
+                Err(TryRecvError::Disconnected) => None,
+                Err(TryRecvError::Empty) => {
+                    if let Some(done) = pending.take() {
+                        let collected = self.collect(done, collect);
+                        if !ended.hand_on(collected, self.progress, out) {
+                            return ended;
+                        }
+                    }
+                    batches.recv().ok()
+                }
+            };
+            let next = match message {
+                Some(Ok(batch)) => Some(batch),
+                Some(Err(e)) => {
+                    ended.input_error = Some(PipelineError::Input(e));
+                    None
+                }
+                None => None,
+            };
+            let work = || next.map(|batch| self.work_batch(batch));
+            let held = pending.take();
+            let collected = || held.map(|done| self.collect(done, collect));
+            let (worked, collected) = match &self.pool {
+                Some(pool) => pool.join(work, collected),
+                None => (work(), collected()),
+            };
+            if let Some(c) = collected {
+                if !ended.hand_on(c, self.progress, out) {
+                    return ended;
+                }
+            }
+            match worked {
+                Some(done) => pending = Some(done),
+                None => return ended,
+            }
+        }
+    }
+
+    /// Collect one worked batch: the records up to a halt, and the halt.
+    fn collect(
+        &self,
+        mut done: Vec<T>,
+        collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
+    ) -> (Vec<T>, Option<Halt>) {
+        let halt = collect_batch(&mut done, collect);
+        (done, halt)
+    }
 }
 
 /// The reader thread: `first`, then batch after batch until the input ends or fails (the
 /// records read before a failure are sent before it), or until the receiver is dropped.
 fn spawn_reader(
     mut reader: RecordReader,
-    first: Vec<Record>,
+    first: RawBatch,
     batch: usize,
 ) -> Result<(Receiver<Batch>, JoinHandle<()>), PipelineError> {
     let (batch_tx, batch_rx) = sync_channel::<Batch>(2);
+    let mut next = first.empty_like();
     batch_tx.send(Ok(first)).expect("the receiver is alive");
     let reading = std::thread::Builder::new()
         .name("reader".into())
         .spawn(move || loop {
-            // Grown as filled, not reserved: most batches are full, but memory stays honest.
-            let mut records = Vec::new();
-            let read = reader.read_batch(&mut records, batch);
+            let mut records = std::mem::take(&mut next);
+            let read = reader.read_raw_batch(&mut records, batch);
+            next = records.empty_like();
             let last = !matches!(read, Ok(n) if n > 0);
             if !records.is_empty() && batch_tx.send(Ok(records)).is_err() {
                 break;
@@ -280,8 +329,41 @@ fn spawn_reader(
     Ok((batch_rx, reading))
 }
 
+/// How the work and collect loop ended.
+#[derive(Default)]
+struct Ended {
+    /// Records collected.
+    records: u64,
+    /// The halt that stopped the run, if one did.
+    failure: Option<Halt>,
+    /// The input error that ended the input, if one did.
+    input_error: Option<PipelineError>,
+}
+
+impl Ended {
+    /// Count a collected batch and send it to the writer; false when the run stops here (a
+    /// halt, or the writer stopped: its error is reported by the caller).
+    fn hand_on<T>(
+        &mut self,
+        (done, halt): (Vec<T>, Option<Halt>),
+        progress: &dyn Progress,
+        out: &SyncSender<Vec<T>>,
+    ) -> bool {
+        self.records += done.len() as u64;
+        progress.update(self.records);
+        if out.send(done).is_err() {
+            return false;
+        }
+        if halt.is_some() {
+            self.failure = halt;
+            return false;
+        }
+        true
+    }
+}
+
 /// A batch of records, or the input error that ended the input.
-type Batch = Result<Vec<Record>, InputError>;
+type Batch = Result<RawBatch, InputError>;
 
 /// The writer thread: every batch in order, between the sink's start and flush.
 fn write_batches<T>(batches: Receiver<Vec<T>>, sink: &mut (dyn Sink<T> + Send)) -> io::Result<()> {

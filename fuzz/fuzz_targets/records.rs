@@ -7,7 +7,7 @@
 use std::io::{Cursor, Write};
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_batch::io::{Column, InputFormat, ReaderOptions, RecordReader};
+use sudoku_batch::io::{Column, InputFormat, RawBatch, ReaderOptions, RecordReader};
 
 const FORMATS: [InputFormat; 5] = [
     InputFormat::Auto,
@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
             .first()
             .is_some_and(|b| [0x1f, 0x28, 0xfd, b'B', b'P'].contains(b));
     let bytes = compressed.unwrap_or_else(|| input.to_vec());
-    let src = Box::new(Cursor::new(bytes));
+    let src = Box::new(Cursor::new(bytes.clone()));
     let mut reader = match RecordReader::from_reader(src, "fuzz", &options) {
         Ok(r) => r,
         Err(e) => {
@@ -77,9 +77,12 @@ fuzz_target!(|data: &[u8]| {
     let line_breaks = input.iter().filter(|&&b| b == b'\n' || b == b'\r').count() as u64;
     let mut last = 0u64;
     let mut records = 0u64;
+    let mut read = Vec::new();
+    let mut failed = false;
     loop {
         match reader.next_record() {
             Ok(Some(r)) => {
+                read.push(r.clone());
                 assert!(
                     r.line >= last,
                     "line numbers go back: {} after {last}",
@@ -102,8 +105,27 @@ fuzz_target!(|data: &[u8]| {
             Ok(None) => break,
             Err(e) => {
                 assert!(!e.to_string().is_empty());
+                failed = true;
                 break;
             }
         }
     }
+    // Read in raw batches (parsed afterwards, as the pipeline's workers do), the same records
+    // must come out, and the same failure.
+    let src = Box::new(Cursor::new(bytes));
+    let mut reader = RecordReader::from_reader(src, "fuzz", &options).expect("opened once");
+    let max = 1 + usize::from(how >> 5);
+    let mut raw = Vec::new();
+    let raw_failed = loop {
+        let mut batch = RawBatch::default();
+        let got = reader.read_raw_batch(&mut batch, max);
+        raw.extend(batch.into_records());
+        match got {
+            Ok(0) => break false,
+            Ok(_) => {}
+            Err(_) => break true,
+        }
+    };
+    assert_eq!(raw, read, "raw batches give other records");
+    assert_eq!(raw_failed, failed, "raw batches fail otherwise");
 });

@@ -117,7 +117,7 @@ impl Job {
         &self,
         reader: RecordReader,
         work: &(dyn Fn(Record) -> T + Sync),
-        collect: impl FnMut(&mut T) -> Result<(), Halt>,
+        collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
         sink: &mut (dyn Sink<T> + Send),
         bar: &Bar,
     ) -> anyhow::Result<u64> {

@@ -7,6 +7,7 @@ mod source;
 pub mod write;
 
 pub use reader::{
-    load_puzzles, Column, Input, InputFormat, ReaderOptions, Record, RecordReader, RecordText,
+    load_puzzles, Column, Input, InputFormat, RawBatch, ReaderOptions, Record, RecordReader,
+    RecordText,
 };
 pub use write::OutputFormat;

@@ -1,6 +1,7 @@
 //! CSV with a header: the puzzle, solution and id columns found by name or index, the
 //! delimiter picked from the header line.
 
+use super::raw::{RawBatch, RawItem};
 use super::*;
 
 /// CSV input with a header: the puzzle, solution and id columns by index.
@@ -85,6 +86,45 @@ impl CsvReader {
     }
 
     pub(super) fn next(&mut self, label: &str) -> Result<Option<Record>, InputError> {
+        Ok(self.read_row(label)?.map(|line| self.record(line)))
+    }
+
+    /// The next row into `out` unparsed (its puzzle, solution and id fields), or parsed when
+    /// it has no puzzle field; false at the end. `offset` is added to its line number.
+    pub(super) fn next_raw(
+        &mut self,
+        label: &str,
+        offset: u64,
+        out: &mut RawBatch,
+    ) -> Result<bool, InputError> {
+        let Some(line) = self.read_row(label)? else {
+            return Ok(false);
+        };
+        let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
+        let Some(puzzle) = field(self.puzzle) else {
+            let mut record = self.record(line);
+            record.line += offset;
+            out.push_record(record);
+            return Ok(true);
+        };
+        let puzzle = out.push_field(puzzle);
+        let solution = self
+            .solution
+            .and_then(field)
+            .filter(|f| !f.is_empty())
+            .map(|f| out.push_field(f));
+        let id = self.id.and_then(field).map(|f| out.push_field(f));
+        out.push_item(RawItem::Csv {
+            line: line + offset,
+            puzzle,
+            solution,
+            id,
+        });
+        Ok(true)
+    }
+
+    /// Read the next row that is not blank into `self.row`; its line, or `None` at the end.
+    fn read_row(&mut self, label: &str) -> Result<Option<u64>, InputError> {
         loop {
             if !self
                 .rdr
@@ -99,38 +139,43 @@ impl CsvReader {
             }
             let line = self.row.position().map_or(0, |p| p.line());
             self.last_line = line;
-            let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
-            let puzzle = match field(self.puzzle) {
-                Some(f) => Grid::from_line_bytes(f).map_err(RecordError::Grid),
-                None => Err(RecordError::MissingField {
-                    column: self.puzzle_name.clone(),
-                    fields: self.row.len(),
-                }),
-            };
-            let solution = self
-                .solution
-                .and_then(field)
-                .filter(|f| !f.is_empty())
-                .map(|f| Grid::from_line_bytes(f).map_err(RecordError::Grid));
-            let id = self
-                .id
-                .and_then(field)
-                .map(|f| String::from_utf8_lossy(f).into_owned());
-            let text = if self.keep_text {
-                RecordText {
-                    puzzle: Some(field(self.puzzle).unwrap_or_default().to_vec()),
-                    fields: Some(self.row.clone()),
-                }
-            } else {
-                RecordText::default()
-            };
-            return Ok(Some(Record {
-                line,
-                id,
-                puzzle,
-                solution,
-                text,
-            }));
+            return Ok(Some(line));
+        }
+    }
+
+    /// The record of the row just read, on `line`.
+    fn record(&self, line: u64) -> Record {
+        let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
+        let puzzle = match field(self.puzzle) {
+            Some(f) => Grid::from_line_bytes(f).map_err(RecordError::Grid),
+            None => Err(RecordError::MissingField {
+                column: self.puzzle_name.clone(),
+                fields: self.row.len(),
+            }),
+        };
+        let solution = self
+            .solution
+            .and_then(field)
+            .filter(|f| !f.is_empty())
+            .map(|f| Grid::from_line_bytes(f).map_err(RecordError::Grid));
+        let id = self
+            .id
+            .and_then(field)
+            .map(|f| String::from_utf8_lossy(f).into_owned());
+        let text = if self.keep_text {
+            RecordText {
+                puzzle: Some(field(self.puzzle).unwrap_or_default().to_vec()),
+                fields: Some(self.row.clone()),
+            }
+        } else {
+            RecordText::default()
+        };
+        Record {
+            line,
+            id,
+            puzzle,
+            solution,
+            text,
         }
     }
 }

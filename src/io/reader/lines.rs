@@ -118,6 +118,9 @@ pub(super) fn is_cell_field(f: &[u8]) -> bool {
 /// solution, and a field before the puzzle its id (the Sudoku Exchange `hash puzzle rating`
 /// lines). A line with no such field is malformed, described by its longest field.
 pub(super) fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
+    if let Some(record) = parse_plain_line(line, number, keep_text) {
+        return record;
+    }
     let mut cells = fields(line).enumerate().filter(|(_, f)| is_cell_field(f));
     let first = cells.next();
     let (puzzle, puzzle_text) = match first {
@@ -138,23 +141,49 @@ pub(super) fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
             .map(|f| String::from_utf8_lossy(f).into_owned()),
         _ => None,
     };
-    let text = if keep_text {
-        let mut whole = ::csv::ByteRecord::new();
-        whole.push_field(line);
-        RecordText {
-            puzzle: Some(puzzle_text.to_vec()),
-            fields: Some(whole),
-        }
-    } else {
-        RecordText::default()
-    };
     Record {
         line: number,
         id,
         puzzle,
         solution,
-        text,
+        text: line_text(line, puzzle_text, keep_text),
     }
+}
+
+/// The text of a line file's record, if kept: the puzzle field, and the line as one field.
+fn line_text(line: &[u8], puzzle: &[u8], keep_text: bool) -> RecordText {
+    if !keep_text {
+        return RecordText::default();
+    }
+    let mut whole = ::csv::ByteRecord::new();
+    whole.push_field(line);
+    RecordText {
+        puzzle: Some(puzzle.to_vec()),
+        fields: Some(whole),
+    }
+}
+
+/// The common lines, parsed without splitting fields: exactly a puzzle, or a puzzle, one
+/// separator and a solution (`None`: any other line, for [`parse_line`]).
+#[inline]
+fn parse_plain_line(line: &[u8], number: u64, keep_text: bool) -> Option<Record> {
+    let cells = |at: usize| {
+        let bytes: &[u8; CELLS] = line.get(at..at + CELLS)?.try_into().ok()?;
+        Grid::from_cell_bytes(bytes)
+    };
+    let solution = match line.len() {
+        CELLS => None,
+        n if n == 2 * CELLS + 1 && is_separator(line[CELLS]) => Some(Ok(cells(CELLS + 1)?)),
+        _ => return None,
+    };
+    let puzzle = cells(0)?;
+    Some(Record {
+        line: number,
+        id: None,
+        puzzle: Ok(puzzle),
+        solution,
+        text: line_text(line, &line[..CELLS], keep_text),
+    })
 }
 
 /// A line too long to be a record: malformed, without parsing it.

@@ -20,6 +20,7 @@ mod board;
 mod csv;
 mod detect;
 mod lines;
+mod raw;
 mod shard;
 
 use self::csv::CsvReader;
@@ -28,6 +29,8 @@ use board::read_board;
 use detect::detect;
 use lines::{is_blank_or_comment, parse_line, too_long, LineReader};
 use shard::open_shard;
+
+pub use raw::RawBatch;
 
 /// How to read an input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -347,16 +350,61 @@ impl RecordReader {
         }
     }
 
-    /// Append up to `max` records to `out`; returns how many were added (0 at the end).
-    pub fn read_batch(&mut self, out: &mut Vec<Record>, max: usize) -> Result<usize, InputError> {
+    /// Append up to `max` records to `out`, unparsed where the format allows (see
+    /// [`RawBatch`]); returns how many were added (0 at the end).
+    pub fn read_raw_batch(&mut self, out: &mut RawBatch, max: usize) -> Result<usize, InputError> {
+        out.set_keep_text(self.keep_text);
         let start = out.len();
-        while out.len() - start < max {
-            match self.next_record()? {
-                Some(r) => out.push(r),
-                None => break,
-            }
-        }
+        while out.len() - start < max && self.next_raw(out)? {}
         Ok(out.len() - start)
+    }
+
+    /// One record into `out`; false at the end of the input.
+    fn next_raw(&mut self, out: &mut RawBatch) -> Result<bool, InputError> {
+        let raw = self.solutions.is_none()
+            && match &self.kind {
+                Kind::Lines(_) => true,
+                Kind::Csv(r) => !r.keep_text,
+                _ => false,
+            };
+        if !raw {
+            let record = self.next_record()?;
+            return Ok(record.map(|r| out.push_record(r)).is_some());
+        }
+        let (label, offset) = (&self.label, self.line_offset);
+        let more = match &mut self.kind {
+            Kind::Lines(r) => next_raw_line(r, label, offset, out)?,
+            Kind::Csv(r) => r.next_raw(label, offset, out)?,
+            _ => unreachable!("only lines and csv are read raw"),
+        };
+        self.records += u64::from(more);
+        Ok(more)
+    }
+
+}
+
+/// The next line of a line file into `out` (skipping blank and comment lines; a line too long
+/// to be a record goes as a malformed record); false at the end.
+fn next_raw_line(
+    r: &mut LineReader,
+    label: &str,
+    offset: u64,
+    out: &mut RawBatch,
+) -> Result<bool, InputError> {
+    loop {
+        let Some(line) = r.next_line(label)? else {
+            return Ok(false);
+        };
+        if line.len > MAX_LINE as u64 {
+            let mut record = too_long(&line);
+            record.line += offset;
+            out.push_record(record);
+            return Ok(true);
+        }
+        if !is_blank_or_comment(line.text) {
+            out.push_line(line.number + offset, line.text);
+            return Ok(true);
+        }
     }
 }
 

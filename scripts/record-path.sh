@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The record path (issue 16): end-to-end `solve FILE -o OUT` against solve-only `bench` on the
+# same 1M-record file, side by side, median of R rounds (default 5). Files (made in a temp dir
+# from ../shared/datasets): the Kaggle 25k sample × 40 `shuffle` copies as a line file and as
+# a `puzzle,solution` CSV, puzzles2_17_clue repeated to 1M lines, and the line file gzipped.
+# Prints per file: bench and end-to-end puzzles/s at 1 and 2 threads, e2e/bench at 2 threads,
+# e2e 2 threads / 1 thread, .gz / plain, and the peak RSS of the 2-thread run.
+#
+#   scripts/record-path.sh [ROUNDS] [BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-5}
+D=../shared/datasets
+. scripts/lib.sh
+if [ -n "${2:-}" ]; then ours=$2; else build_release; fi
+command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$ours" shuffle -q --copies 40 --seed 3 "$D/kaggle1m_sample_first24997.csv" -o "$tmp/kaggle1m.txt"
+"$ours" shuffle -q --copies 40 --seed 3 --with-solutions "$D/kaggle1m_sample_first24997.csv" -o "$tmp/kaggle1m.csv"
+grep -v '^#' "$D/puzzles2_17_clue" |
+  awk '{ l[NR] = $0 } END { for (i = 0; i < 1000000; i++) print l[i % NR + 1] }' > "$tmp/17clue1m.txt"
+gzip -k "$tmp/kaggle1m.txt"
+
+bench() { # median puzzles/s of `bench --threads T FILE`
+  local t=$1 f=$2 v=()
+  for _ in $(seq "$rounds"); do
+    v+=("$("$ours" bench --threads "$t" --seconds 2 --json "$f" | sed 's/.*"puzzles_per_sec":\([0-9.]*\).*/\1/')")
+  done
+  printf '%s\n' "${v[@]}" | median
+}
+e2e() { # median seconds of `solve --threads T FILE -o OUT`
+  local t=$1 f=$2 v=()
+  for _ in $(seq "$rounds"); do v+=("$(secs "$ours" solve -q --threads "$t" "$f" -o "$tmp/out")"); done
+  printf '%s\n' "${v[@]}" | median
+}
+rss() { # peak RSS (MiB) of a 2-thread run
+  /usr/bin/time -v "$ours" solve -q --threads 2 "$1" -o "$tmp/out" 2> "$tmp/time.txt"
+  awk -F: '/Maximum resident/ {gsub(/ /,"",$2); printf "%.1f", $2 / 1024}' "$tmp/time.txt"
+}
+
+echo "# $(date -u +%F) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, median of $rounds; $("$ours" --version | head -1)"
+printf '%-14s %9s %9s %9s %9s %8s %8s %8s %7s\n' file bench1 bench2 e2e1 e2e2 e2e/b2 e2e2/1 gz/plain RSS_MiB
+for name in kaggle1m.txt kaggle1m.csv 17clue1m.txt; do
+  f=$tmp/$name
+  n=$("$ours" solve -q --threads 2 "$f" | wc -l)
+  b1=$(bench 1 "$f"); b2=$(bench 2 "$f")
+  s1=$(e2e 1 "$f"); s2=$(e2e 2 "$f")
+  gz=-
+  if [ -e "$f.gz" ]; then gz=$(echo "$s2 / $(e2e 2 "$f.gz")" | bc -l); fi
+  printf '%-14s %9.0f %9.0f %9.0f %9.0f %8.2f %8.2f %8s %7s\n' "$name" "$b1" "$b2" \
+    "$(echo "$n / $s1" | bc -l)" "$(echo "$n / $s2" | bc -l)" \
+    "$(echo "$n / $s2 / $b2" | bc -l)" "$(echo "$s1 / $s2" | bc -l)" \
+    "$( [ "$gz" = - ] && echo - || printf '%.2f' "$gz")" "$(rss "$f")"
+done

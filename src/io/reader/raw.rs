@@ -1,0 +1,182 @@
+//! Batches of records as read, before parsing: the reader thread only finds where each record
+//! is, and the pipeline's workers parse them in parallel (parsing an 81-byte line costs about
+//! as much as solving an easy puzzle, so on one reader thread it capped the whole run).
+//!
+//! A line file's line is kept as its bytes and parsed by [`parse_line`] on the worker; a CSV
+//! row keeps the bytes of its puzzle, solution and id fields. Everything else (blocks, boards,
+//! CSV rows whose text is kept for passthrough, records with an attached solutions file,
+//! too-long lines) is parsed on the reader as before and travels as a [`Record`].
+
+use super::lines::parse_line;
+use super::*;
+
+/// Records as read: their bytes in one buffer, and where each one is.
+#[derive(Debug, Default)]
+pub struct RawBatch {
+    bytes: Vec<u8>,
+    items: Vec<RawItem>,
+    keep_text: bool,
+}
+
+/// One record of a [`RawBatch`].
+#[derive(Debug)]
+pub(crate) enum RawItem {
+    /// A line of a line file, `bytes[start..end]`.
+    Line { line: u64, start: usize, end: usize },
+    /// A CSV row's puzzle field, and its solution and id fields if any (ranges of `bytes`).
+    Csv {
+        line: u64,
+        puzzle: (usize, usize),
+        solution: Option<(usize, usize)>,
+        id: Option<(usize, usize)>,
+    },
+    /// A record parsed on the reader.
+    Parsed(Record),
+}
+
+impl RawBatch {
+    /// An empty batch with room for as much as this one holds (so a stream of batches
+    /// allocates per batch, not per record).
+    pub fn empty_like(&self) -> RawBatch {
+        RawBatch {
+            bytes: Vec::with_capacity(self.bytes.len()),
+            items: Vec::with_capacity(self.items.len()),
+            keep_text: self.keep_text,
+        }
+    }
+
+    /// Records in the batch.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True when the batch holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Every record, parsed, in order (on the calling thread).
+    pub fn into_records(self) -> Vec<Record> {
+        let (bytes, items) = self.into_parts();
+        items.into_iter().map(|item| bytes.parse(item)).collect()
+    }
+
+    /// The bytes (to parse items with) and the items.
+    pub(crate) fn into_parts(self) -> (RawBytes, Vec<RawItem>) {
+        (
+            RawBytes {
+                bytes: self.bytes,
+                keep_text: self.keep_text,
+            },
+            self.items,
+        )
+    }
+
+    pub(super) fn push_line(&mut self, line: u64, text: &[u8]) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(text);
+        let end = self.bytes.len();
+        self.items.push(RawItem::Line { line, start, end });
+    }
+
+    /// Keep `field` (absent: `None`); its range in the batch.
+    pub(super) fn push_field(&mut self, field: &[u8]) -> (usize, usize) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(field);
+        (start, self.bytes.len())
+    }
+
+    pub(super) fn push_item(&mut self, item: RawItem) {
+        self.items.push(item);
+    }
+
+    pub(super) fn push_record(&mut self, record: Record) {
+        self.items.push(RawItem::Parsed(record));
+    }
+
+    pub(super) fn set_keep_text(&mut self, keep_text: bool) {
+        self.keep_text = keep_text;
+    }
+}
+
+/// The bytes of a batch, shared by the workers that parse its items.
+#[derive(Debug)]
+pub(crate) struct RawBytes {
+    bytes: Vec<u8>,
+    keep_text: bool,
+}
+
+impl RawBytes {
+    /// The record `item` stands for.
+    pub(crate) fn parse(&self, item: RawItem) -> Record {
+        let field = |(start, end): (usize, usize)| &self.bytes[start..end];
+        match item {
+            RawItem::Line { line, start, end } => {
+                parse_line(&self.bytes[start..end], line, self.keep_text)
+            }
+            RawItem::Csv {
+                line,
+                puzzle,
+                solution,
+                id,
+            } => Record {
+                line,
+                id: id.map(|r| String::from_utf8_lossy(field(r)).into_owned()),
+                puzzle: Grid::from_line_bytes(field(puzzle)).map_err(RecordError::Grid),
+                solution: solution
+                    .map(|r| Grid::from_line_bytes(field(r)).map_err(RecordError::Grid)),
+                text: RecordText::default(),
+            },
+            RawItem::Parsed(record) => record,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records read one by one, and read in raw batches of `max` then parsed.
+    fn both_ways(text: &str, options: &ReaderOptions, max: usize) -> (Vec<Record>, Vec<Record>) {
+        let open = || {
+            let src = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
+            RecordReader::from_reader(src, "test", options).unwrap()
+        };
+        let one_by_one: Vec<Record> = open().map(Result::unwrap).collect();
+        let mut reader = open();
+        let mut raw = Vec::new();
+        loop {
+            let mut batch = RawBatch::default();
+            let n = reader.read_raw_batch(&mut batch, max).unwrap();
+            raw.extend(batch.into_records());
+            if n == 0 {
+                break;
+            }
+        }
+        (one_by_one, raw)
+    }
+
+    #[test]
+    fn raw_batches_parse_to_the_same_records() {
+        let solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let texts = [
+            format!("# comment\n{puzzle}\n\n{puzzle} {solved}\r\nabc\nid7 {puzzle} 3\n12345\n"),
+            format!("puzzle,solution,id\n{puzzle},{solved},a\n{puzzle},,\"b,c\"\n,x\nshort\n"),
+            format!("id;quizzes\n1;{puzzle}\n\n2;{solved}\n"),
+        ];
+        for text in &texts {
+            for keep_text in [false, true] {
+                let options = ReaderOptions {
+                    keep_text,
+                    ..ReaderOptions::default()
+                };
+                for max in [1, 2, 5, 100] {
+                    let (one, raw) = both_ways(text, &options, max);
+                    assert!(!one.is_empty());
+                    assert_eq!(raw, one, "{text:?} keep_text {keep_text} max {max}");
+                }
+            }
+        }
+    }
+}
