@@ -7,8 +7,12 @@
 //! file (directories and macOS `__MACOSX/` entries aside): several files would mean several
 //! headers in one stream, so such an archive is refused with the member names and an
 //! `unzip -p` hint. A zip is read through its central directory, so it must be a file, not
-//! stdin; its member is inflated on a thread of its own (the `zip` crate's member reader
-//! borrows the archive, and the thread gives the stream an owner).
+//! stdin.
+//!
+//! Every compressed input is decoded on a thread of its own, which hands 64 KiB chunks to
+//! the reader through a bounded channel: decompression then runs beside the reading and
+//! parsing of what it already produced instead of in series with it (for the zip member it
+//! also gives the `zip` crate's reader, which borrows the archive, an owner).
 //!
 //! Truncated or corrupt compressed data surfaces as a read error when the reader gets there:
 //! the records before it are processed and written, then the run stops with exit code 2.
@@ -149,7 +153,7 @@ pub fn decode<B: BufRead + Send + 'static>(mut src: B, label: &str) -> Result<So
         cause: e,
     };
     let head = src.fill_buf().map_err(read_err)?;
-    let decoded: Box<dyn Read + Send> = match Compression::detect(head) {
+    let mut decoded: Box<dyn Read + Send> = match Compression::detect(head) {
         None => return Ok(Box::new(src)),
         Some(Compression::Gzip) => Box::new(flate2::bufread::MultiGzDecoder::new(src)),
         Some(Compression::Zstd) => {
@@ -166,7 +170,8 @@ pub fn decode<B: BufRead + Send + 'static>(mut src: B, label: &str) -> Result<So
             })
         }
     };
-    Ok(Box::new(BufReader::with_capacity(BUFFER, decoded)))
+    let threaded = on_thread("decode", label, move |tx| pump(&mut decoded, tx))?;
+    Ok(Box::new(BufReader::with_capacity(BUFFER, threaded)))
 }
 
 /// The one file of a zip archive, inflated on its own thread.
@@ -178,19 +183,25 @@ fn zip_member(file: Counting<File>, label: &str) -> Result<Box<dyn Read + Send>,
     let mut archive = zip::ZipArchive::new(file)
         .map_err(|e| archive_err(format!("not a readable zip archive ({e}); truncated?")))?;
     let index = only_member(&mut archive, label).map_err(archive_err)?;
+    on_thread("unzip", label, move |tx| match archive.by_index(index) {
+        Ok(mut member) => pump(&mut member, tx),
+        Err(e) => {
+            let _ = tx.send(Err(io::Error::new(io::ErrorKind::InvalidData, e)));
+        }
+    })
+}
+
+/// The data `produce` sends, read from a thread of its own (a decoder's work then runs beside
+/// the parsing of what it already decoded).
+fn on_thread(
+    name: &str,
+    label: &str,
+    produce: impl FnOnce(&mpsc::SyncSender<io::Result<Vec<u8>>>) + Send + 'static,
+) -> Result<Box<dyn Read + Send>, InputError> {
     let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
     std::thread::Builder::new()
-        .name("unzip".into())
-        .spawn(move || {
-            let mut member = match archive.by_index(index) {
-                Ok(m) => m,
-                Err(e) => {
-                    let _ = tx.send(Err(io::Error::new(io::ErrorKind::InvalidData, e)));
-                    return;
-                }
-            };
-            pump(&mut member, &tx);
-        })
+        .name(name.into())
+        .spawn(move || produce(&tx))
         .map_err(|e| InputError::Read {
             path: label.to_string(),
             line: 0,

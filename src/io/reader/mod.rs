@@ -380,7 +380,6 @@ impl RecordReader {
         self.records += u64::from(more);
         Ok(more)
     }
-
 }
 
 /// The next line of a line file into `out` (skipping blank and comment lines; a line too long

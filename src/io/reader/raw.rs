@@ -158,8 +158,10 @@ mod tests {
 
     #[test]
     fn raw_batches_parse_to_the_same_records() {
-        let solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-        let puzzle = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let solved =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let puzzle =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
         let texts = [
             format!("# comment\n{puzzle}\n\n{puzzle} {solved}\r\nabc\nid7 {puzzle} 3\n12345\n"),
             format!("puzzle,solution,id\n{puzzle},{solved},a\n{puzzle},,\"b,c\"\n,x\nshort\n"),
