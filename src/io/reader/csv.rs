@@ -39,6 +39,7 @@ impl CsvReader {
         let mut rdr = ::csv::ReaderBuilder::new()
             .delimiter(delimiter)
             .flexible(true)
+            .buffer_capacity(1 << 16)
             .has_headers(true)
             .from_reader(CsvLineEnds::new(src, delimiter));
         let headers = rdr
