@@ -112,6 +112,39 @@ impl Grid {
         &self.0
     }
 
+    /// The filled cells as bits: bit `i` is set when cell `i` holds a digit.
+    #[inline]
+    pub fn given_mask(&self) -> u128 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // 16 cells per compare and movemask instead of 81 shifts: on easy puzzles the
+            // scalar loop was a third of the solver's set-up time.
+            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+            // available; every load reads 16 bytes within the 81-byte array (offsets 0..=64).
+            unsafe {
+                use std::arch::x86_64::{
+                    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+                    _mm_setzero_si128,
+                };
+                let zero = _mm_setzero_si128();
+                let mut mask = 0u128;
+                for k in 0..5 {
+                    let v = _mm_loadu_si128(self.0.as_ptr().add(16 * k) as *const __m128i);
+                    let empty = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
+                    mask |= u128::from(!empty & 0xffff) << (16 * k);
+                }
+                mask | u128::from(self.0[80] != 0) << 80
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.0
+                .iter()
+                .enumerate()
+                .fold(0u128, |m, (i, &v)| m | u128::from(v != 0) << i)
+        }
+    }
+
     /// The value of cell `index` (0-based, row-major): `0` empty or `1..=9`.
     #[inline]
     pub fn get(&self, index: usize) -> u8 {
@@ -534,6 +567,22 @@ pub(crate) fn block_row(line: &[u8]) -> Result<[u8; 9], BlockRowError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn given_mask_marks_exactly_the_filled_cells() {
+        let puzzle: Grid =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+                .parse()
+                .unwrap();
+        for grid in [puzzle, Grid::EMPTY] {
+            let expected = (0..CELLS).fold(0u128, |m, i| m | u128::from(grid.get(i) != 0) << i);
+            assert_eq!(grid.given_mask(), expected);
+        }
+        let mut last = Grid::EMPTY;
+        last.set(80, 9);
+        last.set(0, 1);
+        assert_eq!(last.given_mask(), 1 | 1 << 80);
+    }
 
     const LEETCODE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
     const LEETCODE_LINE: &str =

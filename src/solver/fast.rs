@@ -131,10 +131,8 @@ impl State {
         };
         // Iterate the givens as set bits (no unpredictable branch per cell).
         let cells = grid.cells();
-        let mut filled = [0u64; 2];
-        for (i, &v) in cells.iter().enumerate() {
-            filled[i / 64] |= u64::from(v != 0) << (i % 64);
-        }
+        let given = grid.given_mask();
+        let filled = [given as u64, (given >> 64) as u64];
         let mut mine = [0u32; 27];
         for (half, mut bits) in filled.into_iter().enumerate() {
             while bits != 0 {
