@@ -76,6 +76,12 @@
 //!   Neither is the default yet (see the branching rules above).
 //!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
 //!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
+//! - kept (2026-11-30, `bench --threads 1`, 1 s runs alternating, median of 3-4): the filled
+//!   cells found 16 at a time ([`Grid::given_mask`], SSE2 compare and movemask) instead of a
+//!   shift per cell: Kaggle 25k×40 772k → 909k puzzles/s, 17-clue 331k → 354k, top1465 +1%.
+//!   Lost: setting the givens up digit by digit on whole bands (each digit's three band
+//!   masks, its rows, columns and boxes by shifts) instead of given by given: 909k → 855k on
+//!   Kaggle, 354k → 342k on 17-clue.
 //! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
 //!   forced in, 3 forced digits ban the others; tdoku's cardinality constraint) at every
 //!   fixed point: 79.6 → 72.3 branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s
