@@ -95,16 +95,6 @@ pub enum InputError {
         /// The OS or decoder error (in the message, not repeated as a source).
         cause: std::io::Error,
     },
-    /// A CSV syntax problem the reader cannot get past.
-    #[error("{path}:{line}: CSV error: {message}")]
-    Csv {
-        /// The input's name.
-        path: String,
-        /// Where it happened.
-        line: u64,
-        /// What the CSV parser said.
-        message: String,
-    },
     /// The input is UTF-16 text (it starts with a UTF-16 byte-order mark).
     #[error("{path}: looks like UTF-16 text; convert it to UTF-8 first, e.g. iconv -f UTF-16 -t UTF-8 {path} > {path}.utf8")]
     Utf16 {

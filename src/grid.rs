@@ -123,8 +123,7 @@ impl Grid {
             // available; every load reads 16 bytes within the 81-byte array (offsets 0..=64).
             unsafe {
                 use std::arch::x86_64::{
-                    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-                    _mm_setzero_si128,
+                    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_setzero_si128,
                 };
                 let zero = _mm_setzero_si128();
                 let mut mask = 0u128;

@@ -72,6 +72,24 @@ fn csv_line_numbers_are_right_whatever_the_line_ends() {
 }
 
 #[test]
+fn csv_records_after_blank_lines_are_named_by_their_own_line() {
+    let rows = easy_csv(3);
+    let rows: Vec<&str> = rows.lines().collect();
+    for end in ["\n", "\r\n"] {
+        // Line 1 header; 2-3 blank; 4 puzzle; 5 blank; 6 a bad row; 7 puzzle.
+        let lines = [rows[0], "", "", rows[1], " ", "12345,6789", rows[2]];
+        let text: String = lines.iter().map(|l| format!("{l}{end}")).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("blank.csv");
+        fs::write(&file, text).unwrap();
+        let (solved, _) = solved_lines(&file);
+        let lines: Vec<u64> = solved.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [4, 6, 7], "{end:?}");
+        assert_eq!(verify_lines(&file), [6], "{end:?}");
+    }
+}
+
+#[test]
 fn csv_quoted_fields_with_line_breaks_keep_later_line_numbers() {
     let rows = easy_csv(3);
     let rows: Vec<&str> = rows.lines().collect();

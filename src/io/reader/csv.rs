@@ -1,12 +1,13 @@
 //! CSV with a header: the puzzle, solution and id columns found by name or index, the
 //! delimiter picked from the header line.
 
+use super::csv_rows::RowReader;
 use super::raw::{RawBatch, RawItem};
 use super::*;
 
 /// CSV input with a header: the puzzle, solution and id columns by index.
 pub(super) struct CsvReader {
-    pub(super) rdr: ::csv::Reader<CsvLineEnds<Source>>,
+    pub(super) rows: RowReader<CsvLineEnds<Source>>,
     pub(super) row: ::csv::ByteRecord,
     pub(super) puzzle: usize,
     pub(super) puzzle_name: String,
@@ -36,16 +37,10 @@ impl CsvReader {
         label: &str,
     ) -> Result<Self, InputError> {
         let column = options.column.as_ref();
-        let mut rdr = ::csv::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .flexible(true)
-            .buffer_capacity(1 << 16)
-            .has_headers(true)
-            .from_reader(CsvLineEnds::new(src, delimiter));
-        let headers = rdr
-            .byte_headers()
-            .map_err(|e| csv_error(label, e, 0))?
-            .clone();
+        let mut rows = RowReader::new(CsvLineEnds::new(src, delimiter), delimiter);
+        let mut headers = ::csv::ByteRecord::new();
+        rows.read(&mut headers)
+            .map_err(|e| read_error(label, e, 0))?;
         let header_names = || {
             headers
                 .iter()
@@ -76,7 +71,7 @@ impl CsvReader {
         Ok(CsvReader {
             solution: find_column(&headers, &SOLUTION_NAMES).filter(|&s| s != puzzle),
             id: find_column(&headers, &ID_NAMES).filter(|&s| s != puzzle),
-            rdr,
+            rows,
             row: ::csv::ByteRecord::new(),
             puzzle,
             puzzle_name,
@@ -127,18 +122,17 @@ impl CsvReader {
     /// Read the next row that is not blank into `self.row`; its line, or `None` at the end.
     fn read_row(&mut self, label: &str) -> Result<Option<u64>, InputError> {
         loop {
-            if !self
-                .rdr
-                .read_byte_record(&mut self.row)
-                .map_err(|e| csv_error(label, e, self.last_line))?
-            {
+            let Some(line) = self
+                .rows
+                .read(&mut self.row)
+                .map_err(|e| read_error(label, e, self.last_line))?
+            else {
                 return Ok(None);
-            }
-            // Blank lines come back as one empty field; skip them like the line reader does.
+            };
+            // A line of blanks is one field of spaces; skip it like the line reader does.
             if self.row.len() == 1 && self.row[0].iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let line = self.row.position().map_or(0, |p| p.line());
             self.last_line = line;
             return Ok(Some(line));
         }
@@ -182,20 +176,12 @@ impl CsvReader {
 }
 
 /// A CSV reader error; `last_line` is the line of the last record read completely.
-pub(super) fn csv_error(label: &str, e: ::csv::Error, last_line: u64) -> InputError {
-    let line = e.position().map_or(last_line, |p| p.line());
-    let message = e.to_string();
-    match e.into_kind() {
-        ::csv::ErrorKind::Io(cause) => InputError::Read {
-            path: label.to_string(),
-            line: last_line,
-            cause,
-        },
-        _ => InputError::Csv {
-            path: label.to_string(),
-            line,
-            message,
-        },
+/// A read error in a CSV input; `last_line` is the line of the last record read completely.
+fn read_error(label: &str, cause: io::Error, last_line: u64) -> InputError {
+    InputError::Read {
+        path: label.to_string(),
+        line: last_line,
+        cause,
     }
 }
 

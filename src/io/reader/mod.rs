@@ -18,6 +18,7 @@ use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFF
 mod block;
 mod board;
 mod csv;
+mod csv_rows;
 mod detect;
 mod lines;
 mod raw;
@@ -176,7 +177,7 @@ pub struct RecordReader {
 
 enum Kind {
     Lines(LineReader),
-    Csv(CsvReader),
+    Csv(Box<CsvReader>),
     Block(LineReader),
     Board(Option<Record>),
 }
@@ -239,7 +240,7 @@ impl RecordReader {
                 {
                     src.consume(3);
                 }
-                Kind::Csv(CsvReader::new(src, delimiter, options, &label)?)
+                Kind::Csv(Box::new(CsvReader::new(src, delimiter, options, &label)?))
             }
             InputFormat::Board => Kind::Board(Some(read_board(&mut src).map_err(read_err)?)),
         };
