@@ -91,8 +91,17 @@ Examples:
 Examples:
   sudoku-batch bench ../shared/datasets/puzzles3_magictour_top1465
   sudoku-batch bench --threads 1 --limit 2 --json data/*.txt
-  sudoku-batch bench --algorithm naive,mrv,fast --seconds 5 top1465.txt")]
+  sudoku-batch bench --algorithm naive,mrv,fast --seconds 5 top1465.txt
+  sudoku-batch bench --runs 20 --export-markdown results.md --plot results.svg data/*.txt
+
+Each dataset × algorithm gets an untimed warm-up, then --runs timed runs of --seconds/--runs
+each (defaults: 10 runs of 0.3 s); puzzles/s is their mean, with the standard deviation, min
+and max. Every JSON result names the build (version, git commit), CPU, SIMD path, OS, date and
+the dataset file (path, size, mtime, SHA-256 up to 256 MiB).")]
     Bench(BenchArgs),
+
+    /// Draw a saved bench JSON (or several, side by side) or a --stats-json summary as SVG.
+    Plot(crate::commands::plot::PlotArgs),
 }
 
 const SOLVE_HELP: &str = "\
@@ -549,13 +558,41 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub limit: u32,
 
-    /// Minimum timed seconds per dataset and algorithm (slow algorithms are cut off there).
+    /// Minimum timed seconds per dataset and algorithm, all runs together: each of the --runs
+    /// runs solves round after round for SECONDS/RUNS (slow algorithms are cut off there).
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+
+    /// Timed runs per dataset and algorithm, after an untimed warm-up; the table shows their
+    /// mean ± standard deviation, min and max.
+    #[arg(long, short = 'r', value_name = "N", default_value_t = sudoku_batch::bench::DEFAULT_RUNS,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+
+    /// The algorithm the `relative` column compares with (default: the slowest on each
+    /// dataset); must be one of --algorithm.
+    #[arg(long, value_name = "ALGO", ignore_case = true, value_parser = algorithms())]
+    pub baseline: Option<Algorithm>,
 
     /// Print one JSON object per line instead of a table.
     #[arg(long)]
     pub json: bool,
+
+    /// Also write every result, with its provenance, as one JSON object (`-`: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+
+    /// Also write the results as CSV, one row per dataset × algorithm (`-`: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+
+    /// Also write the results as a markdown table, for a README (`-`: stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+
+    /// Also draw puzzles/s per dataset × algorithm, with the runs' spread, as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 
     #[command(flatten)]
     pub input: InputArgs,

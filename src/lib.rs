@@ -22,6 +22,7 @@ pub mod generate;
 pub mod grid;
 pub mod io;
 pub mod pipeline;
+pub mod plot;
 pub mod solver;
 pub mod stats;
 pub mod verify;

@@ -3,6 +3,7 @@
 mod bench;
 mod canon;
 mod generate;
+pub(crate) mod plot;
 mod shuffle;
 mod solve;
 mod verify;
@@ -23,6 +24,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
         Command::Canon(args) => canon::run(&args),
+        Command::Plot(args) => plot::run(&args),
         Command::Completions { shell } => {
             // clap_complete panics on a failed write, so render first and write ourselves: a
             // closed pipe (`| head -1`) then ends quietly like every other command.
