@@ -2,8 +2,10 @@
 //!
 //! `SUDOKU_BATCH_GIT_COMMIT` (set by packagers) wins; otherwise `git` is asked, but only when
 //! the crate is the top of its own work tree: a crates.io tarball unpacked inside some other
-//! repository must not borrow that repository's commit. Without git, or outside a work tree
-//! (`cargo install`, a release tarball), the commit is "unknown"; the build never fails here.
+//! repository must not borrow that repository's commit. Outside a work tree, the commit
+//! `cargo package` recorded in `.cargo_vcs_info.json` is used (`cargo install` from
+//! crates.io); failing that (a plain tarball, no git) it is "unknown". The build never fails
+//! here.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,6 +49,19 @@ fn commit(dir: &Path) -> Option<(String, Vec<PathBuf>)> {
     Some((format!("{hash}{suffix}"), watch))
 }
 
+/// The commit `cargo package` recorded in `.cargo_vcs_info.json` (a crates.io download:
+/// `cargo install sudoku-batch`), first 12 hex digits.
+fn packaged_commit(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join(".cargo_vcs_info.json")).ok()?;
+    let after = &text[text.find("\"sha1\"")? + 6..];
+    let start = after.find('"')? + 1;
+    let hash: String = after[start..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    (hash.len() >= 12).then(|| hash[..12].to_string())
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=SUDOKU_BATCH_GIT_COMMIT");
     let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -65,7 +80,7 @@ fn main() {
             }
             None => {
                 println!("cargo:rerun-if-changed=build.rs");
-                "unknown".to_string()
+                packaged_commit(&dir).unwrap_or_else(|| "unknown".to_string())
             }
         },
     };

@@ -118,9 +118,6 @@ pub fn parse_input(text: &str) -> Result<PlotInput, PlotError> {
     if let Some(results) = value.get("results") {
         return Ok(PlotInput::Bench(Vec::deserialize(results)?));
     }
-    if value.get("puzzles_per_sec").is_some() && value.get("algorithm").is_some() {
-        return Ok(PlotInput::Bench(vec![BenchPoint::deserialize(&value)?]));
-    }
     if let Some(histogram) = value.get("guesses_histogram") {
         return Ok(PlotInput::Guesses(Vec::deserialize(histogram)?));
     }
@@ -129,6 +126,11 @@ pub fn parse_input(text: &str) -> Result<PlotInput, PlotError> {
         let problems: std::collections::BTreeMap<String, u64> = Deserialize::deserialize(problems)?;
         counts.extend(problems);
         return Ok(PlotInput::Problems(counts));
+    }
+    // A single bench result (one line of --json); solve summaries have these fields too,
+    // hence last.
+    if value.get("puzzles_per_sec").is_some() && value.get("dataset").is_some() {
+        return Ok(PlotInput::Bench(vec![BenchPoint::deserialize(&value)?]));
     }
     Err(PlotError::Unknown(
         "expected bench results, or a summary with guesses_histogram or problems".into(),

@@ -28,7 +28,7 @@ pub enum PlotError {
     #[error("not a bench result or a --stats-json summary: {0}")]
     Unknown(String),
     /// The input is JSON of the right kind with a bad field.
-    #[error("bad JSON: {0}")]
+    #[error("bad JSON")]
     Json(#[from] serde_json::Error),
     /// plotters failed (only on a write error of the in-memory SVG, i.e. never in practice).
     #[error("cannot draw: {0}")]
@@ -200,7 +200,9 @@ where
     let longest = chart.groups.iter().map(|g| g.chars().count()).max();
     let label_px = (longest.unwrap_or(4) as u32 * 7 + 40).clamp(80, 420);
     let legend_px = legend_rows(chart) * 20 + 4;
-    let plot_px = (slots * f64::from(BAR_PX)).ceil() as u32;
+    // Many series make tall groups: thinner bars keep the chart on a screen.
+    let bar_px = if chart.series.len() > 3 { 15 } else { BAR_PX };
+    let plot_px = (slots * f64::from(bar_px)).ceil() as u32;
     let height = plot_px + legend_px + 150;
     let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
     root.fill(&WHITE).map_err(draw_error)?;
@@ -383,4 +385,58 @@ pub fn short_number(v: f64) -> String {
         text
     };
     format!("{text}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(values: &[f64]) -> BarChart {
+        BarChart {
+            title: "t".into(),
+            value_axis: "v".into(),
+            group_axis: "g".into(),
+            groups: values.iter().map(|v| v.to_string()).collect(),
+            series: vec![Series {
+                name: "s".into(),
+                bars: values
+                    .iter()
+                    .map(|&value| {
+                        Some(Bar {
+                            value,
+                            spread: None,
+                            label: String::new(),
+                        })
+                    })
+                    .collect(),
+            }],
+            scale: Scale::Auto,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn the_scale_goes_logarithmic_for_orders_of_magnitude() {
+        assert!(!chart(&[100.0, 2000.0]).is_log());
+        assert!(chart(&[100.0, 4000.0]).is_log());
+        assert!(!chart(&[0.0, 5.0]).is_log());
+        let mut linear = chart(&[1.0, 1e6]);
+        linear.scale = Scale::Linear;
+        assert!(!linear.is_log());
+    }
+
+    #[test]
+    fn axis_numbers_are_short() {
+        assert_eq!(short_number(950.0), "950");
+        assert_eq!(short_number(12_000.0), "12k");
+        assert_eq!(short_number(2_500.0), "2.5k");
+        assert_eq!(short_number(1_500_000.0), "1.5M");
+        assert_eq!(short_number(0.5), "0.5");
+    }
+
+    #[test]
+    fn nothing_to_draw_is_an_error() {
+        assert!(matches!(render_svg(&chart(&[])), Err(PlotError::Empty(_))));
+        assert!(render_svg(&chart(&[1.0, 2.0])).unwrap().starts_with("<svg"));
+    }
 }
