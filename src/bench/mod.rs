@@ -362,3 +362,71 @@ pub fn measure(
     }
     Ok(measurement)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(algorithm: Algorithm, rate: f64) -> BenchResult {
+        let cfg = BenchConfig {
+            algorithm,
+            threads: 1,
+            limit: 1,
+            seconds: 1.0,
+            runs: 1,
+        };
+        let info = DatasetInfo {
+            dataset_path: "d.txt".into(),
+            dataset_bytes: 0,
+            dataset_mtime: None,
+            dataset_sha256: None,
+        };
+        let measurement = Measurement {
+            runs: vec![RunTiming {
+                puzzles: rate as u64,
+                seconds: 1.0,
+            }],
+            stats: RunStats::default(),
+        };
+        BenchResult::new(&info, 10, &cfg, measurement, Provenance::current())
+    }
+
+    #[test]
+    fn relative_is_against_the_slowest_or_the_baseline() {
+        let mut rs = vec![
+            result(Algorithm::Fast, 4000.0),
+            result(Algorithm::Naive, 10.0),
+            result(Algorithm::Mrv, 200.0),
+        ];
+        set_relative(&mut rs, None);
+        let rel: Vec<f64> = rs.iter().map(|r| r.relative).collect();
+        assert_eq!(rel, [400.0, 1.0, 20.0]);
+        assert!(rs.iter().all(|r| r.baseline == Algorithm::Naive));
+        set_relative(&mut rs, Some(Algorithm::Fast));
+        assert_eq!(rs[1].relative, 10.0 / 4000.0);
+        // A baseline that finished nothing gives no ratio.
+        let mut rs = vec![result(Algorithm::Fast, 10.0), result(Algorithm::Naive, 0.0)];
+        set_relative(&mut rs, Some(Algorithm::Naive));
+        assert!(rs[0].relative.is_nan());
+    }
+
+    #[test]
+    fn every_timed_run_is_recorded_and_counted() {
+        let empty: Grid = "0".repeat(81).parse().unwrap();
+        let puzzles = vec![empty; 50];
+        let cfg = BenchConfig {
+            algorithm: Algorithm::Fast,
+            threads: 1,
+            limit: 1,
+            seconds: 0.02,
+            runs: 4,
+        };
+        let m = measure(&puzzles, &cfg).unwrap();
+        assert_eq!(m.runs.len(), 4);
+        assert_eq!(
+            m.stats.records,
+            m.runs.iter().map(|r| r.puzzles).sum::<u64>()
+        );
+        assert!(m.runs.iter().all(|r| r.seconds >= 0.004));
+    }
+}
