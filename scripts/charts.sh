@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Redraw the README's charts in docs/ (SVG, with the JSON and markdown they come from):
 #   bench-shipped   fast, mrv and naive on the datasets shipped in datasets/ (log scale)
-#   bench-public    fast and jcz on the tdoku benchmark sets, when ../shared/datasets (or
+#   bench-public    fast, bands and mrv on the tdoku benchmark sets, when ../shared/datasets (or
 #                   datasets/public from scripts/fetch-datasets.sh) has them
 #   compare-threads the same bench saved twice, --threads 1 and --threads 2, drawn side by
 #                   side by `plot` (how saved runs from two commits or machines compare)
-#   guesses         each dataset's guesses histogram (`solve --stats-json`, then `plot`)
+#   guesses-*       the datasets' guesses histograms (`solve --stats-json`, then `plot`)
 # Short on purpose (SECONDS per dataset × algorithm, default 0.5, in --runs 5): the charts
 # show shapes and orders of magnitude; for figures to quote, run bench with its defaults.
 #
@@ -36,7 +36,7 @@ bench --threads 1 --algorithm fast,mrv,naive "${shipped[@]}" \
 
 if [ ${#public[@]} -gt 0 ]; then
   echo "== bench-public"
-  bench --threads 1 --algorithm fast,jcz "${public[@]}" \
+  bench --threads 1 --algorithm fast,bands,mrv "${public[@]}" \
     --export-json "$out/bench-public.json" --export-markdown "$out/bench-public.md" \
     --plot "$out/bench-public.svg"
   echo "== compare-threads"
@@ -49,11 +49,18 @@ else
 fi
 
 echo "== guesses"
-stats=()
-for f in "${shipped[@]}" "${public[@]}"; do
-  s="$out/stats-$(basename "$f" | sed 's/\.[a-z]*$//; s/[^A-Za-z0-9_-]/_/g').json"
-  "$bin" solve -q --threads 2 -o /dev/null --stats-json "$s" "$f"
-  stats+=("$s")
-done
-"$bin" plot "${stats[@]}" -o "$out/guesses.svg"
+# The summary of `solve --stats-json` for each dataset, then one chart per group of datasets.
+summaries() {
+  for f in "$@"; do
+    s="$out/stats-$(basename "$f" | sed 's/\.[a-z]*$//; s/[^A-Za-z0-9_-]/_/g').json"
+    "$bin" solve -q --threads 2 -o /dev/null --stats-json "$s" "$f"
+    echo "$s"
+  done
+}
+mapfile -t stats < <(summaries "${shipped[@]}")
+"$bin" plot "${stats[@]}" --title "Guesses per puzzle: the shipped datasets" -o "$out/guesses-shipped.svg"
+if [ ${#public[@]} -gt 0 ]; then
+  mapfile -t stats < <(summaries "${public[@]}")
+  "$bin" plot "${stats[@]}" --title "Guesses per puzzle: tdoku's benchmark sets" -o "$out/guesses-public.svg"
+fi
 ls -l "$out"

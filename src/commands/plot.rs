@@ -78,7 +78,9 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
     for (name, input) in inputs {
         match input {
             PlotInput::Bench(points) => bench.push((name, points)),
-            PlotInput::Guesses(buckets) => guesses.push((name, buckets)),
+            PlotInput::Guesses { dataset, buckets } => {
+                guesses.push((dataset.unwrap_or(name), buckets));
+            }
             PlotInput::Problems(counts) => problems.push((name, counts)),
         }
     }

@@ -98,7 +98,12 @@ pub enum PlotInput {
     /// Bench results (`--export-json`, or `--json` lines).
     Bench(Vec<BenchPoint>),
     /// A `solve --stats-json` summary: puzzles per guesses bucket.
-    Guesses(Vec<Bucket>),
+    Guesses {
+        /// The file name of the summary's input, when it had exactly one.
+        dataset: Option<String>,
+        /// The histogram.
+        buckets: Vec<Bucket>,
+    },
     /// A `verify --stats-json` summary: records per problem, and the records that passed.
     Problems(Vec<(String, u64)>),
 }
@@ -119,7 +124,17 @@ pub fn parse_input(text: &str) -> Result<PlotInput, PlotError> {
         return Ok(PlotInput::Bench(Vec::deserialize(results)?));
     }
     if let Some(histogram) = value.get("guesses_histogram") {
-        return Ok(PlotInput::Guesses(Vec::deserialize(histogram)?));
+        let inputs = value.get("inputs").and_then(Value::as_array);
+        let dataset = match inputs.map(Vec::as_slice) {
+            Some([Value::String(path)]) => std::path::Path::new(path)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned()),
+            _ => None,
+        };
+        return Ok(PlotInput::Guesses {
+            dataset,
+            buckets: Vec::deserialize(histogram)?,
+        });
     }
     if let (Some(problems), Some(passed)) = (value.get("problems"), value.get("passed")) {
         let mut counts = vec![("passed".to_string(), u64::deserialize(passed)?)];
@@ -250,7 +265,7 @@ fn bucket_name(b: &Bucket) -> String {
 }
 
 /// How hard datasets are: the share of puzzles per guesses bucket, a bar per `(name,
-/// buckets)` input (the buckets of `solve --stats-json`).
+/// buckets)` input (the buckets of `solve --stats-json`) and non-empty bucket.
 pub fn histogram_chart(inputs: &[(String, Vec<Bucket>)]) -> BarChart {
     let widest = inputs.iter().map(|(_, b)| b.len()).max().unwrap_or(0);
     let longest = inputs
@@ -267,9 +282,11 @@ pub fn histogram_chart(inputs: &[(String, Vec<Bucket>)]) -> BarChart {
                 name: format!("{name} ({} puzzles)", grouped(total as f64)),
                 bars: (0..widest)
                     .map(|i| {
+                        // An empty bucket gets no bar: a row of "0.0% (0)" only hides the
+                        // buckets that matter.
                         let count = buckets.get(i).map_or(0, |b| b.count);
                         let pct = 100.0 * count as f64 / total.max(1) as f64;
-                        Some(Bar {
+                        (count > 0).then(|| Bar {
                             value: pct,
                             spread: None,
                             label: format!("{pct:.1}% ({})", grouped(count as f64)),

@@ -224,6 +224,7 @@ where
         .axis_desc_style((FONT, 15))
         .label_style((FONT, 13))
         .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .x_max_light_lines(4)
         .draw()
         .map_err(draw_error)?;
     draw_group_labels(&root, &ctx, chart, slots)?;
