@@ -255,6 +255,15 @@ pub fn compare_chart(runs: &[(String, Vec<BenchPoint>)], scale: Scale) -> BarCha
     chart
 }
 
+/// A share for a bar label: "12.3%", and "<0.1%" rather than a "0.0%" that is not zero.
+fn percent(pct: f64) -> String {
+    if pct > 0.0 && pct < 0.05 {
+        "<0.1%".to_string()
+    } else {
+        format!("{pct:.1}%")
+    }
+}
+
 /// Bucket names as the axis shows them: 0, 1, 2-3, 4-7, ...
 fn bucket_name(b: &Bucket) -> String {
     if b.from == b.to {
@@ -289,7 +298,7 @@ pub fn histogram_chart(inputs: &[(String, Vec<Bucket>)]) -> BarChart {
                         (count > 0).then(|| Bar {
                             value: pct,
                             spread: None,
-                            label: format!("{pct:.1}% ({})", grouped(count as f64)),
+                            label: format!("{} ({})", percent(pct), grouped(count as f64)),
                         })
                     })
                     .collect(),
