@@ -23,7 +23,7 @@ fn git(dir: &Path, args: &[&str]) -> Option<String> {
     Some(text.trim().to_string())
 }
 
-/// The commit (12 hex digits, `-dirty` when tracked files differ from it) and the files
+/// The commit (12 hex digits, `-dirty` when the sources differ from it) and the files
 /// whose change means it must be asked again.
 fn commit(dir: &Path) -> Option<(String, Vec<PathBuf>)> {
     let top = PathBuf::from(git(dir, &["rev-parse", "--show-toplevel"])?);
@@ -31,8 +31,11 @@ fn commit(dir: &Path) -> Option<(String, Vec<PathBuf>)> {
         return None;
     }
     let hash = git(dir, &["rev-parse", "--short=12", "HEAD"])?;
-    let dirty =
-        git(dir, &["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // Only what the binary is built from counts: an edited README does not change it.
+    let sources = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(sources);
+    let dirty = git(dir, &status).is_some_and(|s| !s.is_empty());
     // A work tree created by `git worktree` keeps HEAD in its own git dir and the branch
     // refs in the common one: watch both.
     let mut watch = Vec::new();
