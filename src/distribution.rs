@@ -42,7 +42,7 @@ pub struct Spread {
 }
 
 /// One histogram bucket: values `from..=to` (0, 1, 2-3, 4-7, 8-15, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Bucket {
     /// Smallest value of the bucket.
     pub from: u64,

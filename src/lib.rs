@@ -3,8 +3,11 @@
 //! The modules in layers: each uses only the layers below it (tests aside).
 //!
 //! ```text
-//!  solve  verify  canon  shuffle  generate  bench   one module per command: its
-//!               │                                         records, rules, writers, summary
+//!  plot         charts (SVG) of bench results and run summaries
+//!               │
+//!               ▼
+//!  solve  verify  canon  shuffle  generate  bench   one module per command: its records,
+//!               │                                    rules, writers, summary
 //!               ▼
 //!  pipeline     batches of records → rayon → results in input order → a Sink
 //!               │
@@ -42,6 +45,7 @@ pub mod generate;
 pub mod grid;
 pub mod io;
 pub mod pipeline;
+pub mod plot;
 pub mod shuffle;
 pub mod solve;
 pub mod solver;

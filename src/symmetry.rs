@@ -1,6 +1,6 @@
 //! Random numbers and Sudoku symmetries, the one home for both: `generate` draws solution
-//! grids and clue orders with [`Rng`]; `shuffle` and the property tests map puzzles through
-//! random [`Symmetry`]s.
+//! grids and clue orders with [`Rng`], `bench` shuffles its puzzles with it; `shuffle` and the
+//! property tests map puzzles through random [`Symmetry`]s.
 //!
 //! A symmetry is a digit relabelling, a permutation of the rows within each band and of the
 //! bands, the same for columns and stacks, and an optional transposition: 9!·(3!⁴)²·2 =

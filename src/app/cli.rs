@@ -8,7 +8,7 @@ use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::solver::Algorithm;
 
-use crate::commands::{bench, canon, docs, generate, shuffle, solve, verify};
+use crate::commands::{bench, canon, docs, generate, plot, shuffle, solve, verify};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -60,6 +60,9 @@ pub enum Command {
     /// Measure solve-only throughput on preloaded puzzles (tdoku-style table or JSON lines).
     #[command(after_help = bench::HELP)]
     Bench(bench::BenchArgs),
+
+    /// Draw a saved bench JSON (or several, side by side) or a --stats-json summary as SVG.
+    Plot(plot::PlotArgs),
 }
 
 /// A value parser over named choices (listed in `--help` and completed by the shells), each

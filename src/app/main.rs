@@ -15,8 +15,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let long_version = format!(
-        "{}\nsolver SIMD path: {} (chosen at run time; {}=portable|avx2|bmi2|auto)\ncompiled for CPU features: {}",
+        "{} (git commit {})\nsolver SIMD path: {} (chosen at run time; {}=portable|avx2|bmi2|auto)\ncompiled for CPU features: {}",
         env!("CARGO_PKG_VERSION"),
+        sudoku_batch::bench::provenance::GIT_COMMIT,
         sudoku_batch::solver::simd::SimdPath::active(),
         sudoku_batch::solver::simd::ENV_VAR,
         cli::cpu_features()

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod canon;
 pub mod docs;
 pub mod generate;
+pub mod plot;
 pub mod shuffle;
 pub mod solve;
 pub mod verify;
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
         Command::Canon(args) => canon::run(&args),
+        Command::Plot(args) => plot::run(&args),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
     }

@@ -93,7 +93,7 @@ pub struct SolveArgs {
     pub threads: ThreadsArg,
 
     /// Records per batch.
-    #[arg(long, default_value_t = 4096, hide = true)]
+    #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
     pub batch: usize,
 
     /// No progress bar and no summary on stderr.
