@@ -121,21 +121,23 @@ pub(super) fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
     if let Some(record) = parse_plain_line(line, number, keep_text) {
         return record;
     }
-    let mut cells = fields(line).enumerate().filter(|(_, f)| is_cell_field(f));
+    // Each field is checked and parsed in one pass (the fast 81-cell parser).
+    let as_grid = |f: &[u8]| f.try_into().ok().and_then(Grid::from_cell_bytes);
+    let mut cells = fields(line)
+        .enumerate()
+        .filter_map(|(i, f)| as_grid(f).map(|g| (i, f, g)));
     let first = cells.next();
     let (puzzle, puzzle_text) = match first {
-        Some((_, p)) => (Grid::from_line_bytes(p).map_err(RecordError::Grid), p),
+        Some((_, p, grid)) => (Ok(grid), p),
         None => {
             let longest = fields(line).max_by_key(|f| f.len()).unwrap_or(line);
             let e = Grid::from_line_bytes(longest).expect_err("not an 81-cell field");
             (Err(RecordError::Grid(e)), longest)
         }
     };
-    let solution = cells
-        .next()
-        .map(|(_, s)| Grid::from_line_bytes(s).map_err(RecordError::Grid));
+    let solution = cells.next().map(|(_, _, s)| Ok(s));
     let id = match first {
-        Some((i, _)) if i > 0 => fields(line)
+        Some((i, _, _)) if i > 0 => fields(line)
             .next()
             .filter(|f| !f.is_empty())
             .map(|f| String::from_utf8_lossy(f).into_owned()),
