@@ -668,6 +668,14 @@ fn every_command_survives_every_corpus_file() {
 /// once, without waiting for the input to end.
 #[test]
 fn strict_stops_without_waiting_for_an_open_stream_to_end() {
+    // The bad record early (line 2), and in the last full batch before the stream pauses
+    // (line 250 of 300, batches of 100): a batch is never held back waiting for the next.
+    for (before, after) in [(1, 500), (249, 50)] {
+        strict_stops_on_open_stream(before, after);
+    }
+}
+
+fn strict_stops_on_open_stream(before: usize, after: usize) {
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
         .args(["solve", "--strict", "--batch", "100", "--threads", "2"])
         .stdin(Stdio::piped())
@@ -678,7 +686,11 @@ fn strict_stops_without_waiting_for_an_open_stream_to_end() {
     let mut stdin = child.stdin.take().unwrap();
     // Under the pipe's 64 KiB, so the write does not wait for the reader; it may still fail
     // if the run has already stopped, which is fine.
-    let text = format!("{P}\nbad\n{}", format!("{P}\n").repeat(500));
+    let text = format!(
+        "{}bad\n{}",
+        format!("{P}\n").repeat(before),
+        format!("{P}\n").repeat(after)
+    );
     let _ = stdin.write_all(text.as_bytes());
     // stdin stays open: the run must end by itself. The deadline is a watchdog against a
     // hang (the bug this test guards: waiting for the input to end), not a speed limit.
@@ -697,5 +709,6 @@ fn strict_stops_without_waiting_for_an_open_stream_to_end() {
     assert_eq!(status.code(), Some(2));
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    assert!(stderr.contains("<stdin>:2: malformed"), "{stderr}");
+    let expected = format!("<stdin>:{}: malformed", before + 1);
+    assert!(stderr.contains(&expected), "{stderr}");
 }
