@@ -77,9 +77,7 @@ impl SolvedRecord {
             _ => None,
         }
     }
-}
 
-impl SolvedRecord {
     /// What is wrong with the record, for `--strict` and stderr (`None`: it is fine; with a
     /// `limit` below 2, `multiple` cannot be told apart from solved and is fine too).
     pub fn problem(&self, limit: u32) -> Option<String> {

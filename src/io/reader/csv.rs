@@ -96,20 +96,15 @@ impl CsvReader {
         let Some(line) = self.read_row(label)? else {
             return Ok(false);
         };
-        let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
-        let Some(puzzle) = field(self.puzzle) else {
+        let (Some(puzzle), solution, id) = self.fields() else {
             let mut record = self.record(line);
             record.line += offset;
             out.push_record(record);
             return Ok(true);
         };
         let puzzle = out.push_field(puzzle);
-        let solution = self
-            .solution
-            .and_then(field)
-            .filter(|f| !f.is_empty())
-            .map(|f| out.push_field(f));
-        let id = self.id.and_then(field).map(|f| out.push_field(f));
+        let solution = solution.map(|f| out.push_field(f));
+        let id = id.map(|f| out.push_field(f));
         out.push_item(RawItem::Csv {
             line: line + offset,
             puzzle,
@@ -138,44 +133,71 @@ impl CsvReader {
         }
     }
 
+    /// The puzzle, solution and id fields of the row just read (trimmed; an empty solution is
+    /// none).
+    fn fields(&self) -> RowFields<'_> {
+        let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
+        let solution = self.solution.and_then(field).filter(|f| !f.is_empty());
+        (field(self.puzzle), solution, self.id.and_then(field))
+    }
+
     /// The record of the row just read, on `line`.
     fn record(&self, line: u64) -> Record {
-        let field = |i: usize| self.row.get(i).map(|f| f.trim_ascii());
-        let puzzle = match field(self.puzzle) {
-            Some(f) => Grid::from_line_bytes(f).map_err(RecordError::Grid),
-            None => Err(RecordError::MissingField {
-                column: self.puzzle_name.clone(),
-                fields: self.row.len(),
-            }),
-        };
-        let solution = self
-            .solution
-            .and_then(field)
-            .filter(|f| !f.is_empty())
-            .map(|f| Grid::from_line_bytes(f).map_err(RecordError::Grid));
-        let id = self
-            .id
-            .and_then(field)
-            .map(|f| String::from_utf8_lossy(f).into_owned());
-        let text = if self.keep_text {
-            RecordText {
-                puzzle: Some(field(self.puzzle).unwrap_or_default().to_vec()),
-                fields: Some(self.row.clone()),
-            }
-        } else {
-            RecordText::default()
+        let (puzzle, solution, id) = self.fields();
+        let Some(puzzle) = puzzle else {
+            return Record {
+                line,
+                id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
+                puzzle: Err(RecordError::MissingField {
+                    column: self.puzzle_name.clone(),
+                    fields: self.row.len(),
+                }),
+                solution: solution.map(parse_field),
+                text: self.text(b""),
+            };
         };
         Record {
-            line,
-            id,
-            puzzle,
-            solution,
-            text,
+            text: self.text(puzzle),
+            ..csv_record(line, puzzle, solution, id)
+        }
+    }
+
+    /// The row's text, when it is kept.
+    fn text(&self, puzzle: &[u8]) -> RecordText {
+        if !self.keep_text {
+            return RecordText::default();
+        }
+        RecordText {
+            puzzle: Some(puzzle.to_vec()),
+            fields: Some(self.row.clone()),
         }
     }
 }
 
-/// A CSV reader error; `last_line` is the line of the last record read completely.
+/// A row's puzzle, solution and id fields, each if present.
+type RowFields<'a> = (Option<&'a [u8]>, Option<&'a [u8]>, Option<&'a [u8]>);
+
+/// The record of a CSV row from its puzzle, solution and id fields (no text kept): on the
+/// reader for parsed rows, on the workers for raw ones.
+pub(super) fn csv_record(
+    line: u64,
+    puzzle: &[u8],
+    solution: Option<&[u8]>,
+    id: Option<&[u8]>,
+) -> Record {
+    Record {
+        line,
+        id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
+        puzzle: parse_field(puzzle),
+        solution: solution.map(parse_field),
+        text: RecordText::default(),
+    }
+}
+
+fn parse_field(field: &[u8]) -> Result<Grid, RecordError> {
+    Grid::from_line_bytes(field).map_err(RecordError::Grid)
+}
+
 /// A read error in a CSV input; `last_line` is the line of the last record read completely.
 fn read_error(label: &str, cause: io::Error, last_line: u64) -> InputError {
     InputError::Read {

@@ -356,22 +356,28 @@ impl RecordReader {
     pub fn read_raw_batch(&mut self, out: &mut RawBatch, max: usize) -> Result<usize, InputError> {
         out.set_keep_text(self.keep_text);
         let start = out.len();
-        while out.len() - start < max && self.next_raw(out)? {}
-        Ok(out.len() - start)
-    }
-
-    /// One record into `out`; false at the end of the input.
-    fn next_raw(&mut self, out: &mut RawBatch) -> Result<bool, InputError> {
+        // Whether records can go unparsed is a property of the input: decided once a batch.
         let raw = self.solutions.is_none()
             && match &self.kind {
                 Kind::Lines(_) => true,
                 Kind::Csv(r) => !r.keep_text,
                 _ => false,
             };
-        if !raw {
-            let record = self.next_record()?;
-            return Ok(record.map(|r| out.push_record(r)).is_some());
+        while out.len() - start < max {
+            let more = if raw {
+                self.next_raw(out)?
+            } else {
+                self.next_record()?.map(|r| out.push_record(r)).is_some()
+            };
+            if !more {
+                break;
+            }
         }
+        Ok(out.len() - start)
+    }
+
+    /// One line or CSV row into `out`, unparsed; false at the end of the input.
+    fn next_raw(&mut self, out: &mut RawBatch) -> Result<bool, InputError> {
         let (label, offset) = (&self.label, self.line_offset);
         let more = match &mut self.kind {
             Kind::Lines(r) => next_raw_line(r, label, offset, out)?,

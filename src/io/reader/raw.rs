@@ -7,6 +7,7 @@
 //! CSV rows whose text is kept for passthrough, records with an attached solutions file,
 //! too-long lines) is parsed on the reader as before and travels as a [`Record`].
 
+use super::csv::csv_record;
 use super::lines::parse_line;
 use super::*;
 
@@ -119,14 +120,7 @@ impl RawBytes {
                 puzzle,
                 solution,
                 id,
-            } => Record {
-                line,
-                id: id.map(|r| String::from_utf8_lossy(field(r)).into_owned()),
-                puzzle: Grid::from_line_bytes(field(puzzle)).map_err(RecordError::Grid),
-                solution: solution
-                    .map(|r| Grid::from_line_bytes(field(r)).map_err(RecordError::Grid)),
-                text: RecordText::default(),
-            },
+            } => csv_record(line, field(puzzle), solution.map(field), id.map(field)),
             RawItem::Parsed(record) => record,
         }
     }
