@@ -69,7 +69,7 @@ fn allocations(input: &Input) -> (u64, u64) {
         reader,
         2,
         BATCH,
-        &|r| solve::solve_record(r, Algorithm::Fast, &limits),
+        &|r| solve::solve_record(r, Algorithm::Fast, &limits, false),
         |r| {
             solve::tally(&mut stats, r);
             Ok(())

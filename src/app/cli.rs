@@ -212,6 +212,7 @@ impl InputArgs {
                     Err(_) => Column::Name(c.clone()),
                 }),
             keep_text: false,
+            skip_solutions: false,
         }
     }
 }

@@ -45,13 +45,19 @@ impl RecordStatus {
     }
 }
 
-/// An input record with what the solver made of it (`None` when it is malformed).
+/// An input record with what the solver made of it.
+///
+/// Small on purpose (it is moved between the pipeline's stages once per record): the input
+/// record itself is only kept, boxed, when the output shows more than results (csv and jsonl
+/// output ask for it with `keep`) or when it is malformed (its error is the message).
 #[derive(Clone, Debug)]
 pub struct SolvedRecord {
-    /// The input record.
-    pub record: Record,
-    /// The solver's outcome, when the record is a puzzle.
+    /// 1-based line number where the record starts.
+    pub line: u64,
+    /// The solver's outcome (`None`: the record is malformed).
     pub outcome: Option<Outcome>,
+    /// The input record, when kept.
+    pub input: Option<Box<Record>>,
 }
 
 impl SolvedRecord {
@@ -71,8 +77,8 @@ impl SolvedRecord {
 
     /// The message for malformed and invalid records.
     pub fn error(&self) -> Option<String> {
-        match (&self.record.puzzle, &self.outcome) {
-            (Err(e), _) => Some(e.to_string()),
+        match (self.input.as_ref().map(|r| &r.puzzle), &self.outcome) {
+            (Some(Err(e)), _) => Some(e.to_string()),
             (_, Some(o)) => o.conflict.map(|c| c.to_string()),
             _ => None,
         }
@@ -93,14 +99,24 @@ impl SolvedRecord {
     }
 }
 
-/// Solve one record (a malformed record gets no outcome).
-pub fn solve_record(record: Record, algorithm: Algorithm, limits: &Limits<'_>) -> SolvedRecord {
+/// Solve one record (a malformed record gets no outcome). `keep` keeps the input record
+/// with the result (a malformed one is always kept: its error is the message).
+pub fn solve_record(
+    record: Record,
+    algorithm: Algorithm,
+    limits: &Limits<'_>,
+    keep: bool,
+) -> SolvedRecord {
     let outcome = record
         .puzzle
         .as_ref()
         .ok()
         .map(|p| algorithm.solve(p, limits));
-    SolvedRecord { record, outcome }
+    SolvedRecord {
+        line: record.line,
+        input: (keep || outcome.is_none()).then(|| Box::new(record)),
+        outcome,
+    }
 }
 
 /// Count one result into `stats`.

@@ -83,7 +83,7 @@ impl Difficulty {
         if harder {
             self.hardest = Some(Hardest {
                 file: file.to_string(),
-                line: r.record.line,
+                line: r.line,
                 guesses: o.guesses,
                 nodes: o.nodes,
             });

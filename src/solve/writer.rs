@@ -195,7 +195,7 @@ impl<W: Write> ResultWriter<W> {
         let o = r.outcome.as_ref();
         if let Some((input, _)) = &self.names {
             let width = input.len();
-            let fields = r.record.text.fields.as_ref();
+            let fields = r.input.as_ref().and_then(|i| i.text.fields.as_ref());
             for i in 0..width {
                 let field = match fields {
                     Some(f) => Cow::Borrowed(f.get(i).unwrap_or_default()),
@@ -210,9 +210,9 @@ impl<W: Write> ResultWriter<W> {
             write_csv_field(&mut self.out, self.file.as_bytes())?;
             self.out.write_all(b",")?;
         }
-        write!(self.out, "{},", r.record.line)?;
+        write!(self.out, "{},", r.line)?;
         if !self.columns.passthrough {
-            if let Some(id) = &r.record.id {
+            if let Some(id) = r.input.as_ref().and_then(|i| i.id.as_ref()) {
                 write_csv_field(&mut self.out, id.as_bytes())?;
             }
             self.out.write_all(b",")?;
@@ -242,7 +242,7 @@ impl<W: Write> ResultWriter<W> {
         };
         let mut results = results.iter();
         if let Some(input) = input {
-            let fields = r.record.text.fields.as_ref();
+            let fields = r.input.as_ref().and_then(|i| i.text.fields.as_ref());
             for (i, name) in input.iter().enumerate() {
                 let value = match fields {
                     Some(f) => Cow::Borrowed(f.get(i).unwrap_or_default()),
@@ -255,9 +255,9 @@ impl<W: Write> ResultWriter<W> {
         if self.columns.file {
             obj.field(results.next().expect("file"), &self.file)?;
         }
-        obj.field(results.next().expect("line"), &r.record.line)?;
+        obj.field(results.next().expect("line"), &r.line)?;
         if input.is_none() {
-            obj.field("id", &r.record.id)?;
+            obj.field("id", &r.input.as_ref().and_then(|i| i.id.as_ref()))?;
             let puzzle = puzzle_text(r, self.columns.empty);
             let puzzle = (!puzzle.is_empty()).then(|| String::from_utf8_lossy(&puzzle));
             obj.field("puzzle", &puzzle)?;
@@ -308,7 +308,10 @@ fn puzzle_text(r: &SolvedRecord, empty: Option<u8>) -> Cow<'_, [u8]> {
         g.write_line(mark, &mut buf);
         Cow::Owned(buf.to_vec())
     };
-    match (empty, r.record.puzzle.as_ref().ok(), &r.record.text.puzzle) {
+    let Some(record) = &r.input else {
+        return Cow::Borrowed(&[]);
+    };
+    match (empty, record.puzzle.as_ref().ok(), &record.text.puzzle) {
         (Some(mark), Some(g), _) => line(g, mark),
         (_, _, Some(text)) => Cow::Borrowed(text),
         (_, Some(g), None) => line(g, b'.'),
@@ -339,14 +342,15 @@ mod tests {
         let puzzle = Grid::from_line(text).map_err(RecordError::from);
         let outcome = puzzle.as_ref().ok().map(|p| solve_with_limit(p, 2));
         SolvedRecord {
-            record: Record {
+            line: 7,
+            outcome,
+            input: Some(Box::new(Record {
                 line: 7,
                 id: id.map(str::to_string),
                 puzzle,
                 solution: None,
                 text: Default::default(),
-            },
-            outcome,
+            })),
         }
     }
 

@@ -120,6 +120,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let options = ReaderOptions {
         keep_text: args.format != OutputFormat::Line,
+        skip_solutions: true,
         ..args.input.reader_options()
     };
     let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
@@ -139,7 +140,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     });
     let limit = if args.unique { 2 } else { args.limit };
     let limits = Limits::solutions(limit);
-    let work = |r| solve::solve_record(r, args.algorithm, &limits);
+    let keep = args.format != OutputFormat::Line;
+    let work = |r| solve::solve_record(r, args.algorithm, &limits, keep);
     let mut totals = Totals::new(args.quiet);
     for input in &job.inputs {
         let label = input.label();
@@ -195,7 +197,7 @@ impl Totals {
         if let Some(message) = r.problem(limit) {
             if strict {
                 return Err(Halt {
-                    line: r.record.line,
+                    line: r.line,
                     message: format!("{message} (stopped by --strict)"),
                 });
             }
@@ -203,7 +205,7 @@ impl Totals {
             // unsolvable and multiple are answers, already in the output.
             if matches!(r.status(), RecordStatus::Malformed | RecordStatus::Invalid) {
                 self.diagnostics
-                    .report(|m| bar.println(m), label, r.record.line, &message);
+                    .report(|m| bar.println(m), label, r.line, &message);
             }
         }
         solve::tally(&mut self.stats, r);

@@ -241,6 +241,7 @@ fn solutions(args: &VerifyArgs, options: &ReaderOptions) -> anyhow::Result<Optio
         column: Some(Column::Name(args.solution_column.clone())),
         shard: None,
         keep_text: false,
+        skip_solutions: false,
     };
     Ok(Some(RecordReader::open(
         &Input::Path(path.clone()),

@@ -69,7 +69,8 @@ impl CsvReader {
         };
         let puzzle_name = String::from_utf8_lossy(&headers[puzzle]).trim().to_string();
         Ok(CsvReader {
-            solution: find_column(&headers, &SOLUTION_NAMES).filter(|&s| s != puzzle),
+            solution: find_column(&headers, &SOLUTION_NAMES)
+                .filter(|&s| s != puzzle && !options.skip_solutions),
             id: find_column(&headers, &ID_NAMES).filter(|&s| s != puzzle),
             rows,
             row: ::csv::ByteRecord::new(),

@@ -117,8 +117,9 @@ pub(super) fn is_cell_field(f: &[u8]) -> bool {
 /// Parse one line of a line file: the first 81-cell field is the puzzle, a second one the
 /// solution, and a field before the puzzle its id (the Sudoku Exchange `hash puzzle rating`
 /// lines). A line with no such field is malformed, described by its longest field.
-pub(super) fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
-    if let Some(record) = parse_plain_line(line, number, keep_text) {
+pub(super) fn parse_line(line: &[u8], number: u64, options: ParseOptions) -> Record {
+    let keep_text = options.keep_text;
+    if let Some(record) = parse_plain_line(line, number, options) {
         return record;
     }
     // Each field is checked and parsed in one pass (the fast 81-cell parser).
@@ -135,7 +136,10 @@ pub(super) fn parse_line(line: &[u8], number: u64, keep_text: bool) -> Record {
             (Err(RecordError::Grid(e)), longest)
         }
     };
-    let solution = cells.next().map(|(_, _, s)| Ok(s));
+    let solution = cells
+        .next()
+        .filter(|_| options.solutions)
+        .map(|(_, _, s)| Ok(s));
     let id = match first {
         Some((i, _, _)) if i > 0 => fields(line)
             .next()
@@ -168,13 +172,14 @@ fn line_text(line: &[u8], puzzle: &[u8], keep_text: bool) -> RecordText {
 /// The common lines, parsed without splitting fields: exactly a puzzle, or a puzzle, one
 /// separator and a solution (`None`: any other line, for [`parse_line`]).
 #[inline]
-fn parse_plain_line(line: &[u8], number: u64, keep_text: bool) -> Option<Record> {
+fn parse_plain_line(line: &[u8], number: u64, options: ParseOptions) -> Option<Record> {
     let cells = |at: usize| {
         let bytes: &[u8; CELLS] = line.get(at..at + CELLS)?.try_into().ok()?;
         Grid::from_cell_bytes(bytes)
     };
     let solution = match line.len() {
         CELLS => None,
+        n if n == 2 * CELLS + 1 && is_separator(line[CELLS]) && !options.solutions => None,
         n if n == 2 * CELLS + 1 && is_separator(line[CELLS]) => Some(Ok(cells(CELLS + 1)?)),
         _ => return None,
     };
@@ -184,7 +189,7 @@ fn parse_plain_line(line: &[u8], number: u64, keep_text: bool) -> Option<Record>
         id: None,
         puzzle: Ok(puzzle),
         solution,
-        text: line_text(line, &line[..CELLS], keep_text),
+        text: line_text(line, &line[..CELLS], options.keep_text),
     })
 }
 

@@ -71,6 +71,10 @@ pub struct ReaderOptions {
     /// Keep each record's text as read ([`Record::text`]): for output that joins back to
     /// the input. Off by default: it costs an allocation or two per record.
     pub keep_text: bool,
+    /// Leave out the solutions listed with the puzzles (a CSV solution column, a line's
+    /// second grid): [`Record::solution`] is `None`. For commands that do not use them
+    /// (`solve`), which then neither copy nor parse them.
+    pub skip_solutions: bool,
 }
 
 /// Where puzzles come from.
@@ -160,6 +164,15 @@ const PUZZLE_NAMES: [&str; 4] = ["puzzle", "quizzes", "quiz", "question"];
 const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
 const ID_NAMES: [&str; 1] = ["id"];
 
+/// How a line is parsed into a [`Record`]: what is kept besides the puzzle.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ParseOptions {
+    /// Keep the text ([`ReaderOptions::keep_text`]).
+    pub(crate) keep_text: bool,
+    /// Parse a listed solution (not [`ReaderOptions::skip_solutions`]).
+    pub(crate) solutions: bool,
+}
+
 /// A streaming reader of [`Record`]s from one input.
 pub struct RecordReader {
     label: String,
@@ -171,6 +184,8 @@ pub struct RecordReader {
     line_offset: u64,
     /// Keep each record's text ([`ReaderOptions::keep_text`]).
     keep_text: bool,
+    /// Read the solutions listed with the puzzles (not [`ReaderOptions::skip_solutions`]).
+    listed_solutions: bool,
     /// Records returned so far.
     records: u64,
 }
@@ -251,6 +266,7 @@ impl RecordReader {
             solutions: None,
             line_offset: 0,
             keep_text: options.keep_text,
+            listed_solutions: !options.skip_solutions,
             records: 0,
         })
     }
@@ -333,6 +349,7 @@ impl RecordReader {
 
     fn next_own(&mut self) -> Result<Option<Record>, InputError> {
         let label = &self.label;
+        let options = self.parse_options();
         match &mut self.kind {
             Kind::Lines(r) => loop {
                 let Some(line) = r.next_line(label)? else {
@@ -342,7 +359,7 @@ impl RecordReader {
                     return Ok(Some(too_long(&line)));
                 }
                 if !is_blank_or_comment(line.text) {
-                    return Ok(Some(parse_line(line.text, line.number, self.keep_text)));
+                    return Ok(Some(parse_line(line.text, line.number, options)));
                 }
             },
             Kind::Csv(r) => r.next(label),
@@ -354,7 +371,7 @@ impl RecordReader {
     /// Append up to `max` records to `out`, unparsed where the format allows (see
     /// [`RawBatch`]); returns how many were added (0 at the end).
     pub fn read_raw_batch(&mut self, out: &mut RawBatch, max: usize) -> Result<usize, InputError> {
-        out.set_keep_text(self.keep_text);
+        out.set_options(self.parse_options());
         let start = out.len();
         // Whether records can go unparsed is a property of the input: decided once a batch.
         let raw = self.solutions.is_none()
@@ -374,6 +391,14 @@ impl RecordReader {
             }
         }
         Ok(out.len() - start)
+    }
+
+    /// How the records' text is parsed.
+    fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            keep_text: self.keep_text,
+            solutions: self.listed_solutions,
+        }
     }
 
     /// One line or CSV row into `out`, unparsed; false at the end of the input.

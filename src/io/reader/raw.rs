@@ -16,7 +16,7 @@ use super::*;
 pub struct RawBatch {
     bytes: Vec<u8>,
     items: Vec<RawItem>,
-    keep_text: bool,
+    options: ParseOptions,
 }
 
 /// One record of a [`RawBatch`].
@@ -42,7 +42,7 @@ impl RawBatch {
         RawBatch {
             bytes: Vec::with_capacity(self.bytes.len()),
             items: Vec::with_capacity(self.items.len()),
-            keep_text: self.keep_text,
+            options: self.options,
         }
     }
 
@@ -67,7 +67,7 @@ impl RawBatch {
         (
             RawBytes {
                 bytes: self.bytes,
-                keep_text: self.keep_text,
+                options: self.options,
             },
             self.items,
         )
@@ -95,8 +95,8 @@ impl RawBatch {
         self.items.push(RawItem::Parsed(record));
     }
 
-    pub(super) fn set_keep_text(&mut self, keep_text: bool) {
-        self.keep_text = keep_text;
+    pub(super) fn set_options(&mut self, options: ParseOptions) {
+        self.options = options;
     }
 }
 
@@ -104,7 +104,7 @@ impl RawBatch {
 #[derive(Debug)]
 pub(crate) struct RawBytes {
     bytes: Vec<u8>,
-    keep_text: bool,
+    options: ParseOptions,
 }
 
 impl RawBytes {
@@ -113,7 +113,7 @@ impl RawBytes {
         let field = |(start, end): (usize, usize)| &self.bytes[start..end];
         match item {
             RawItem::Line { line, start, end } => {
-                parse_line(&self.bytes[start..end], line, self.keep_text)
+                parse_line(&self.bytes[start..end], line, self.options)
             }
             RawItem::Csv {
                 line,
@@ -161,16 +161,21 @@ mod tests {
             format!("puzzle,solution,id\n{puzzle},{solved},a\n{puzzle},,\"b,c\"\n,x\nshort\n"),
             format!("id;quizzes\n1;{puzzle}\n\n2;{solved}\n"),
         ];
-        for text in &texts {
-            for keep_text in [false, true] {
+        for (i, text) in texts.iter().enumerate() {
+            for (keep_text, skip_solutions) in [(false, false), (true, false), (false, true)] {
                 let options = ReaderOptions {
                     keep_text,
+                    skip_solutions,
                     ..ReaderOptions::default()
                 };
                 for max in [1, 2, 5, 100] {
                     let (one, raw) = both_ways(text, &options, max);
                     assert!(!one.is_empty());
-                    assert_eq!(raw, one, "{text:?} keep_text {keep_text} max {max}");
+                    assert_eq!(raw, one, "{text:?} {options:?} max {max}");
+                    let listed = one.iter().filter(|r| r.solution.is_some()).count();
+                    // The first two texts list solutions; the third has none to skip.
+                    let expected = !skip_solutions && i < 2;
+                    assert_eq!(listed > 0, expected, "{text:?} {options:?}");
                 }
             }
         }
