@@ -30,6 +30,49 @@ impl LineReader {
         }
     }
 
+    /// The next line when it is already whole in the read buffer, handed to `f` (with its
+    /// number) straight from there, without the copy [`next_line`](Self::next_line) makes.
+    /// `Ok(None)` when that is not the case (no line break in the buffer, a longer line, a
+    /// `\r` whose `\n` may follow, line 1 and its BOM): `next_line` then takes the line.
+    #[inline]
+    pub(super) fn buffered_line<T>(
+        &mut self,
+        label: &str,
+        f: impl FnOnce(u64, &[u8]) -> T,
+    ) -> Result<Option<T>, InputError> {
+        if self.after_cr || self.line == 0 {
+            return Ok(None);
+        }
+        let avail = loop {
+            match self.src.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(InputError::Read {
+                        path: label.to_string(),
+                        line: self.line,
+                        cause: e,
+                    })
+                }
+            }
+        };
+        let Some(end) = memchr::memchr2(b'\n', b'\r', avail).filter(|&e| e <= MAX_LINE) else {
+            return Ok(None);
+        };
+        let mut used = end + 1;
+        if avail[end] == b'\r' {
+            match avail.get(end + 1) {
+                Some(b'\n') => used += 1,
+                Some(_) => {}
+                None => self.after_cr = true,
+            }
+        }
+        self.line += 1;
+        let value = f(self.line, &avail[..end]);
+        self.src.consume(used);
+        Ok(Some(value))
+    }
+
     /// The next line without its line break and, on line 1, without a BOM.
     pub(super) fn next_line(&mut self, label: &str) -> Result<Option<Line<'_>>, InputError> {
         self.buf.clear();

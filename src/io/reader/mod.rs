@@ -423,6 +423,18 @@ fn next_raw_line(
     out: &mut RawBatch,
 ) -> Result<bool, InputError> {
     loop {
+        let taken = r.buffered_line(label, |number, text| {
+            let record = !is_blank_or_comment(text);
+            if record {
+                out.push_line(number + offset, text);
+            }
+            record
+        })?;
+        match taken {
+            Some(true) => return Ok(true),
+            Some(false) => continue,
+            None => {}
+        }
         let Some(line) = r.next_line(label)? else {
             return Ok(false);
         };

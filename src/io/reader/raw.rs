@@ -130,10 +130,17 @@ impl RawBytes {
 mod tests {
     use super::*;
 
-    /// Records read one by one, and read in raw batches of `max` then parsed.
-    fn both_ways(text: &str, options: &ReaderOptions, max: usize) -> (Vec<Record>, Vec<Record>) {
+    /// Records read one by one, and read in raw batches of `max` then parsed (through a
+    /// read buffer of `buffer` bytes, so lines and line breaks straddle its refills).
+    fn both_ways(
+        text: &str,
+        options: &ReaderOptions,
+        max: usize,
+        buffer: usize,
+    ) -> (Vec<Record>, Vec<Record>) {
         let open = || {
-            let src = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
+            let cursor = io::Cursor::new(text.as_bytes().to_vec());
+            let src = Box::new(io::BufReader::with_capacity(buffer, cursor));
             RecordReader::from_reader(src, "test", options).unwrap()
         };
         let one_by_one: Vec<Record> = open().map(Result::unwrap).collect();
@@ -156,7 +163,16 @@ mod tests {
             "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
         let puzzle =
             "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        // CRLF lines after a 50-byte comment line put a `\r` at the last byte of a 64 KiB
+        // read buffer (lines taken from the buffer must leave its `\n` to the next).
+        let crlf = format!(
+            "#{}\n{}",
+            "-".repeat(48),
+            format!("{puzzle}\r\n").repeat(1000)
+        );
         let texts = [
+            crlf,
+            format!("{puzzle}\r{puzzle}\r\r\n\r {puzzle}\n# c\r\n\n{solved}"),
             format!("# comment\n{puzzle}\n\n{puzzle} {solved}\r\nabc\nid7 {puzzle} 3\n12345\n"),
             format!("puzzle,solution,id\n{puzzle},{solved},a\n{puzzle},,\"b,c\"\n,x\nshort\n"),
             format!("id;quizzes\n1;{puzzle}\n\n2;{solved}\n"),
@@ -168,13 +184,13 @@ mod tests {
                     skip_solutions,
                     ..ReaderOptions::default()
                 };
-                for max in [1, 2, 5, 100] {
-                    let (one, raw) = both_ways(text, &options, max);
+                for (max, buffer) in [(1, 1 << 16), (2, 100), (5, 83), (100, 4096), (3, 1 << 16)] {
+                    let (one, raw) = both_ways(text, &options, max, buffer);
                     assert!(!one.is_empty());
-                    assert_eq!(raw, one, "{text:?} {options:?} max {max}");
+                    assert_eq!(raw, one, "{text:?} {options:?} max {max} buffer {buffer}");
                     let listed = one.iter().filter(|r| r.solution.is_some()).count();
-                    // The first two texts list solutions; the third has none to skip.
-                    let expected = !skip_solutions && i < 2;
+                    // The third and fourth texts list solutions; the others have none to skip.
+                    let expected = !skip_solutions && (i == 2 || i == 3);
                     assert_eq!(listed > 0, expected, "{text:?} {options:?}");
                 }
             }
