@@ -133,11 +133,11 @@ pub fn worker_pool(
 ///
 /// An input that fits in one batch is handled on the calling thread (no reader or writer
 /// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
-pub fn run_stages<T: Send>(
+pub fn run_stages<T: Send, W: Fn(Record) -> T + Sync>(
     mut reader: RecordReader,
     threads: usize,
     batch: usize,
-    work: &(dyn Fn(Record) -> T + Sync),
+    work: &W,
     mut collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
@@ -167,14 +167,15 @@ pub fn run_stages<T: Send>(
     Ok(done.len() as u64)
 }
 
-/// The worker side of a run: the pool, the work and whom to tell about progress.
-struct Stages<'a, T> {
+/// The worker side of a run: the pool, the work and whom to tell about progress. The work is
+/// a type parameter rather than a `dyn Fn`, so parsing and the work compile into one loop.
+struct Stages<'a, W> {
     pool: Option<rayon::ThreadPool>,
-    work: &'a (dyn Fn(Record) -> T + Sync),
+    work: &'a W,
     progress: &'a dyn Progress,
 }
 
-impl<T: Send> Stages<'_, T> {
+impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
     /// Parse and work on one batch, in parallel when there is a pool; results keep the input
     /// order.
     fn work_batch(&self, batch: RawBatch) -> Vec<T> {

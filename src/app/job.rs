@@ -113,10 +113,10 @@ impl Job {
 
     /// One input through the pipeline (see [`pipeline::run_stages`]); an input without records
     /// is worth a warning. Returns the records collected.
-    pub fn stage<T: Send>(
+    pub fn stage<T: Send, W: Fn(Record) -> T + Sync>(
         &self,
         reader: RecordReader,
-        work: &(dyn Fn(Record) -> T + Sync),
+        work: &W,
         collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
         sink: &mut (dyn Sink<T> + Send),
         bar: &Bar,

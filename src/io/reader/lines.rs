@@ -160,11 +160,17 @@ pub(super) fn is_cell_field(f: &[u8]) -> bool {
 /// Parse one line of a line file: the first 81-cell field is the puzzle, a second one the
 /// solution, and a field before the puzzle its id (the Sudoku Exchange `hash puzzle rating`
 /// lines). A line with no such field is malformed, described by its longest field.
+#[inline]
 pub(super) fn parse_line(line: &[u8], number: u64, options: ParseOptions) -> Record {
-    let keep_text = options.keep_text;
-    if let Some(record) = parse_plain_line(line, number, options) {
-        return record;
+    match parse_plain_line(line, number, options) {
+        Some(record) => record,
+        None => parse_fields(line, number, options),
     }
+}
+
+/// [`parse_line`] for the lines [`parse_plain_line`] leaves: fields split and checked.
+fn parse_fields(line: &[u8], number: u64, options: ParseOptions) -> Record {
+    let keep_text = options.keep_text;
     // Each field is checked and parsed in one pass (the fast 81-cell parser).
     let as_grid = |f: &[u8]| f.try_into().ok().and_then(Grid::from_cell_bytes);
     let mut cells = fields(line)

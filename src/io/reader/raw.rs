@@ -109,6 +109,7 @@ pub(crate) struct RawBytes {
 
 impl RawBytes {
     /// The record `item` stands for.
+    #[inline]
     pub(crate) fn parse(&self, item: RawItem) -> Record {
         let field = |(start, end): (usize, usize)| &self.bytes[start..end];
         match item {
