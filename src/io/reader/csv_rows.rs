@@ -47,6 +47,11 @@ impl<R: Read> RowReader<R> {
     /// `None` at the end of the input.
     pub(super) fn read(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<u64>> {
         loop {
+            match self.buffered(row)? {
+                Some(true) => return Ok(Some(self.line)),
+                Some(false) => continue,
+                None => {}
+            }
             self.buf.clear();
             if !self.read_line()? {
                 return Ok(None);
@@ -69,6 +74,40 @@ impl<R: Read> RowReader<R> {
             }
             return Ok(Some(start));
         }
+    }
+
+    /// The next line when it is whole in the read buffer and has no quote, split into `row`
+    /// straight from there (without the copy into `buf`): `Some(true)`, or `Some(false)` for
+    /// a blank line (skipped). `None` when that is not the case: [`read`](Self::read) then
+    /// takes the line its usual way.
+    #[inline]
+    fn buffered(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<bool>> {
+        let avail = loop {
+            match self.src.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        // One scan finds the line end, or a quote before it.
+        let end = match memchr::memchr2(b'\n', b'"', avail) {
+            Some(end) if avail[end] == b'\n' => end,
+            _ => return Ok(None),
+        };
+        let text = &avail[..end];
+        self.line += 1;
+        let record = !text.is_empty();
+        if record {
+            row.clear();
+            let mut start = 0;
+            for end in memchr::memchr_iter(self.delimiter, text) {
+                row.push_field(&text[start..end]);
+                start = end + 1;
+            }
+            row.push_field(&text[start..]);
+        }
+        self.src.consume(end + 1);
+        Ok(Some(record))
     }
 
     /// Append the next line, with its `\n`, to `buf`; false at the end of the input.
