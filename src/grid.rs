@@ -144,6 +144,42 @@ impl Grid {
         }
     }
 
+    /// Each digit's cells as bits: `masks[d]` has bit `i` set when cell `i` holds `d + 1`.
+    #[inline]
+    pub fn digit_masks(&self) -> [u128; 9] {
+        let mut masks = [0u128; 9];
+        #[cfg(target_arch = "x86_64")]
+        {
+            // The 81 cells loaded once into five registers (the last byte apart), then a
+            // compare and movemask per digit and register.
+            // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics are always
+            // available; every load reads 16 bytes within the 81-byte array (offsets 0..=64).
+            unsafe {
+                use std::arch::x86_64::{
+                    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+                };
+                let p = self.0.as_ptr();
+                let v: [__m128i; 5] =
+                    std::array::from_fn(|k| _mm_loadu_si128(p.add(16 * k) as *const __m128i));
+                for (d, mask) in masks.iter_mut().enumerate() {
+                    let digit = _mm_set1_epi8(d as i8 + 1);
+                    for (k, &chunk) in v.iter().enumerate() {
+                        let hit = _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, digit)) as u32;
+                        *mask |= u128::from(hit & 0xffff) << (16 * k);
+                    }
+                    *mask |= u128::from(self.0[80] == d as u8 + 1) << 80;
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for (i, &v) in self.0.iter().enumerate() {
+            if v != 0 {
+                masks[usize::from(v - 1)] |= 1 << i;
+            }
+        }
+        masks
+    }
+
     /// The value of cell `index` (0-based, row-major): `0` empty or `1..=9`.
     #[inline]
     pub fn get(&self, index: usize) -> u8 {
@@ -596,6 +632,30 @@ mod tests {
         let mixed = LEETCODE_LINE.replacen('.', "_", 3).replacen('.', "-", 3);
         assert_eq!(Grid::from_line(&mixed).unwrap(), g);
         assert_eq!(g.clues(), 30);
+    }
+
+    #[test]
+    fn digit_masks_mark_each_digits_cells() {
+        let lines = [
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
+            ".................................................................................",
+            "................................................................................9",
+        ];
+        for line in lines {
+            let g = Grid::from_line(line).unwrap();
+            let masks = g.digit_masks();
+            for (d, mask) in masks.iter().enumerate() {
+                for (i, &v) in g.cells().iter().enumerate() {
+                    assert_eq!(
+                        mask >> i & 1 == 1,
+                        usize::from(v) == d + 1,
+                        "{line} cell {i}"
+                    );
+                }
+            }
+            assert_eq!(masks.iter().fold(0, |a, m| a | m), g.given_mask());
+        }
     }
 
     #[test]

@@ -82,9 +82,13 @@
 //!   Also kept: the solved grid read out bit-sliced through a table (`State::solution`)
 //!   instead of visiting each digit's set bits: Kaggle 905k → 930-960k puzzles/s, 17-clue
 //!   +0-4%, top1465 +0-1% (`bench --threads 1 --seconds 1 --runs 3`, alternating, 3 each).
-//!   Lost: setting the givens up digit by digit on whole bands (each digit's three band
-//!   masks, its rows, columns and boxes by shifts) instead of given by given: 909k → 855k on
-//!   Kaggle, 354k → 342k on 17-clue.
+//!   And: the set-up digit by digit for puzzles with 24 givens or more (each digit's
+//!   givens found by a compare per 16 cells, rows, boxes and columns cleared as whole words;
+//!   `State::new_by_digit`): Kaggle 950k → 1,005k puzzles/s; given by given stays below 24
+//!   (17-clue: digit by digit was 2% slower; with the threshold flat; top1465 flat).
+//!   Lost before that: a first digit-by-digit set-up for every puzzle (each digit's three
+//!   band masks, its rows, columns and boxes by shifts): 909k → 855k on Kaggle, 354k → 342k
+//!   on 17-clue.
 //! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
 //!   forced in, 3 forced digits ban the others; tdoku's cardinality constraint) at every
 //!   fixed point: 79.6 → 72.3 branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s
@@ -133,6 +137,58 @@ impl State {
     /// The state with `grid`'s givens placed and their row, column and box peers removed;
     /// `None` when two givens conflict.
     fn new(grid: &Grid) -> Option<State> {
+        let given = grid.given_mask();
+        if given.count_ones() >= DIGITWISE_FROM {
+            return State::new_by_digit(grid, given);
+        }
+        State::new_by_given(grid, given)
+    }
+
+    /// [`State::new`] digit by digit: each digit's givens as three band words (a compare per
+    /// 16 cells), their rows, boxes and columns cleared by whole words. Its cost does not
+    /// grow with the givens, and it has no dependency chain through memory, unlike
+    /// [`State::new_by_given`], which is cheaper for few givens.
+    fn new_by_digit(grid: &Grid, given: u128) -> Option<State> {
+        let band_words = |m: u128| {
+            [
+                m as u32 & BAND,
+                (m >> 27) as u32 & BAND,
+                (m >> 54) as u32 & BAND,
+            ]
+        };
+        let unsolved = band_words(given).map(|g| BAND & !g);
+        let mut st = State {
+            cand: [0; 27],
+            prev: [0; 27],
+            unsolved,
+        };
+        let mut conflict = false;
+        for (d, m) in grid.digit_masks().into_iter().enumerate() {
+            let w = band_words(m);
+            // Per band: the columns (rows folded) and the occupied rows and boxes.
+            let cols = w.map(|x| (x | x >> 9 | x >> 18) & 0x1FF);
+            let rows = w.map(|x| {
+                u32::from(x & 0x1FF != 0)
+                    | u32::from(x & 0x3FE00 != 0) << 1
+                    | u32::from(x >> 18 != 0) << 2
+            });
+            let boxes = cols.map(|c| u32::from(SHRINK[c as usize]));
+            let all_cols = cols[0] | cols[1] | cols[2];
+            // Givens of one digit in distinct rows, columns and boxes, or a conflict.
+            let n = w.iter().map(|x| x.count_ones()).sum::<u32>();
+            let distinct = |k: [u32; 3]| k.iter().map(|x| x.count_ones()).sum::<u32>();
+            conflict |= all_cols.count_ones() != n || distinct(rows) != n || distinct(boxes) != n;
+            let col_words = all_cols * 0o001001001;
+            for b in 0..3 {
+                let seen = ROW_WORDS[rows[b] as usize] | BOX_WORDS[boxes[b] as usize] | col_words;
+                st.cand[d * 3 + b] = (BAND & !seen & unsolved[b]) | w[b];
+            }
+        }
+        (!conflict).then_some(st)
+    }
+
+    /// [`State::new`] given by given.
+    fn new_by_given(grid: &Grid, given: u128) -> Option<State> {
         let mut st = State {
             cand: [BAND; 27],
             prev: [0; 27],
@@ -140,7 +196,6 @@ impl State {
         };
         // Iterate the givens as set bits (no unpredictable branch per cell).
         let cells = grid.cells();
-        let given = grid.given_mask();
         let filled = [given as u64, (given >> 64) as u64];
         let mut mine = [0u32; 27];
         for (half, mut bits) in filled.into_iter().enumerate() {
@@ -454,6 +509,43 @@ impl State {
     }
 }
 
+/// Givens from which [`State::new`] goes digit by digit.
+const DIGITWISE_FROM: u32 = 24;
+
+/// `ROW_WORDS[rows]`: the band cells of the rows in the 3-bit set `rows`.
+const ROW_WORDS: [u32; 8] = {
+    let mut t = [0; 8];
+    let mut r = 0;
+    while r < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if r >> k & 1 == 1 {
+                t[r] |= 0x1FF << (9 * k);
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// `BOX_WORDS[boxes]`: the band cells of the boxes in the 3-bit set `boxes`.
+const BOX_WORDS: [u32; 8] = {
+    let mut t = [0; 8];
+    let mut b = 0;
+    while b < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if b >> k & 1 == 1 {
+                t[b] |= 0o007007007 << (3 * k);
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Each bit of a byte spread to the low bit of its own byte (bit i → byte i).
 const SPREAD8: [u64; 256] = {
     let mut table = [0u64; 256];
@@ -693,4 +785,65 @@ pub(super) fn solve_on<const RULE: u8>(
         }
     }
     unreachable!("the budget grows until a search finishes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symmetry::Rng;
+
+    /// Both set-ups agree: the same state, or both find a conflict.
+    fn same_setup(grid: &Grid) {
+        let given = grid.given_mask();
+        let (a, b) = (
+            State::new_by_digit(grid, given),
+            State::new_by_given(grid, given),
+        );
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                assert_eq!((a.cand, a.unsolved), (b.cand, b.unsolved), "{grid:?}");
+                assert_eq!((a.prev, b.prev), ([0; 27], [0; 27]));
+            }
+            (None, None) => {}
+            (a, b) => panic!(
+                "{grid:?}: by digit {}, by given {}",
+                a.map_or("conflict", |_| "fine"),
+                b.map_or("conflict", |_| "fine")
+            ),
+        }
+    }
+
+    #[test]
+    fn set_up_by_digit_equals_set_up_by_given() {
+        let solved =
+            crate::solver::solve_with_limit(&Grid::from_cells([0; CELLS]).expect("empty"), 1)
+                .solution
+                .expect("the empty grid has a solution");
+        let mut rng = Rng::new(16, 0);
+        let (mut fine, mut conflicting) = (0, 0);
+        for _ in 0..20_000 {
+            // Keep each cell of a solution with a random probability, then write a few
+            // random digits over random cells (which makes most such grids conflict).
+            let keep = rng.below(101);
+            let mut cells = *solved.cells();
+            for c in cells.iter_mut() {
+                if rng.below(100) >= keep {
+                    *c = 0;
+                }
+            }
+            for _ in 0..rng.below(3) {
+                cells[rng.below(CELLS)] = rng.below(10) as u8;
+            }
+            let grid = Grid::from_cells(cells).expect("digits");
+            same_setup(&grid);
+            match State::new_by_given(&grid, grid.given_mask()) {
+                Some(_) => fine += 1,
+                None => conflicting += 1,
+            }
+        }
+        assert!(
+            fine > 5_000 && conflicting > 5_000,
+            "{fine} fine, {conflicting} conflicting"
+        );
+    }
 }
