@@ -42,7 +42,7 @@ fn compress(how: u8, text: &[u8]) -> Option<Vec<u8>> {
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks the format and the CSV column option, the second the compression (and
-    // whether the record text is kept);
+    // whether the record text is kept, and the listed solutions skipped);
     // the rest is the input.
     let Some((&[mode, how], input)) = data.split_first_chunk::<2>() else {
         return;
@@ -57,6 +57,7 @@ fuzz_target!(|data: &[u8]| {
         column,
         shard: None,
         keep_text: how & 0x10 != 0,
+        skip_solutions: how & 0x20 != 0,
     };
     let compressed = compress(how, input);
     // Raw bytes that start like a compressed stream may decode to more lines than they hold:
