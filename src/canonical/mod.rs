@@ -144,7 +144,7 @@ impl Candidate {
     /// source columns `clues` (bit per column).
     #[inline]
     fn permuted_mask(&self, clues: u16) -> u16 {
-        self.cols.iter().fold(0, |m, &c| m << 1 | (clues >> c & 1))
+        permuted_mask(clues, &self.perm[..3], &self.perm[3..])
     }
 }
 
@@ -164,6 +164,26 @@ const PERMUTE3: [[u16; 6]; 8] = {
             p += 1;
         }
         x += 1;
+    }
+    t
+};
+
+/// `STACK_COLS[s][p]`: the source columns of source stack `s` in the order `PERMS3[p]`, one
+/// byte each (first column lowest).
+const STACK_COLS: [[u32; 6]; 3] = {
+    let mut t = [[0u32; 6]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut p = 0;
+        while p < 6 {
+            let mut k = 0;
+            while k < 3 {
+                t[s][p] |= ((s * 3 + PERMS3[p][k]) as u32) << (8 * k);
+                k += 1;
+            }
+            p += 1;
+        }
+        s += 1;
     }
     t
 };
@@ -256,22 +276,76 @@ fn bits(mut set: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The best row of a level so far and its clue mask.
-#[derive(Default)]
+/// The best row of a level so far and its clue mask, and the smallest clue mask some
+/// candidate of the level is known to reach: a row whose mask is certainly larger than that
+/// cannot win, whatever the order the candidates come in.
 struct Level {
     best: Option<[u8; 9]>,
     mask: u16,
+    bound: u16,
+}
+
+impl Level {
+    /// A level with no best row yet and the reachable mask `bound` (`u16::MAX`: none known).
+    fn new(bound: u16) -> Level {
+        Level {
+            best: None,
+            mask: 0,
+            bound,
+        }
+    }
+
+    /// Whether a row whose first `3 * stacks` columns have the clue mask `prefix` is certainly
+    /// larger than the level's best row, or than a row reaching the level's bound.
+    #[inline]
+    fn beats(&self, prefix: u16, stacks: usize) -> bool {
+        // One test, not two: once a best row exists its mask is as good a threshold.
+        let threshold = if self.best.is_some() {
+            self.mask
+        } else {
+            self.bound
+        };
+        threshold != u16::MAX && mask_verdict(prefix, threshold >> (9 - 3 * stacks)) == Some(true)
+    }
+}
+
+/// The smallest clue mask a row that may follow source row `r` (as row `key` after prefix
+/// `p`) reaches under the column permutations giving `r` its smallest mask (`u16::MAX` when
+/// `key` is the last row).
+fn next_row_floor(lines: &Lines, p: &Candidate, key: usize, r: usize) -> u16 {
+    if key == 8 {
+        return u16::MAX;
+    }
+    let orient = usize::from(p.orient);
+    let k = lines.counts[orient][r];
+    let key_clues = lines.clues[orient][r];
+    let mut floor = u16::MAX;
+    for r2 in bits(p.after(key, r).choices(key + 1)) {
+        let clues = lines.clues[orient][r2];
+        // Each stack's smallest 3-bit mask among the column orders allowed for it.
+        let stack_min: [u16; 3] = std::array::from_fn(|s| {
+            FLOOR_UNDER[usize::from(key_clues >> (3 * s) & 7)][usize::from(clues >> (3 * s) & 7)]
+        });
+        for [a, b, c] in PERMS3 {
+            if k[a] <= k[b] && k[b] <= k[c] {
+                floor = floor.min(stack_min[a] << 6 | stack_min[b] << 3 | stack_min[c]);
+            }
+        }
+    }
+    floor
 }
 
 /// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through the columns of
 /// `perm` (source stacks, then [`PERMS3`] indices of their column orders).
 fn key_candidate(line: &[u8; 9], perm: [u8; 6], p: &Candidate, key: usize, r: usize) -> Candidate {
     let mut c = *p;
+    // Built in one word: nine byte stores read back as a word stall store forwarding.
+    let stack = |k: usize| STACK_COLS[usize::from(perm[k])][usize::from(perm[3 + k])];
+    let (a, b, last) = (stack(0), stack(1), stack(2));
+    let word = u64::from(a) | u64::from(b) << 24 | u64::from(last) << 48;
     let mut cols = [0u8; 9];
-    for (j, col) in cols.iter_mut().enumerate() {
-        let (stack, inner) = (perm[j / 3], perm[3 + j / 3]);
-        *col = stack * 3 + PERMS3[usize::from(inner)][j % 3] as u8;
-    }
+    cols[..8].copy_from_slice(&word.to_le_bytes());
+    cols[8] = (last >> 16) as u8;
     c.cols = cols;
     c.perm = perm;
     c.rows[key] = r as u8;
@@ -479,7 +553,20 @@ impl Canonicalizer {
                 best = best.min(lines.min[usize::from(p.orient)][r]);
             }
         }
-        let mut level = Level::default();
+        // The smallest next-row mask any key-row permutation reaches: the bound that cuts
+        // permutations before any next row has been relabelled.
+        let mut bound = u16::MAX;
+        for p in prefixes {
+            let mut rows = p.choices(key);
+            while rows != 0 {
+                let r = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                if lines.min[usize::from(p.orient)][r] == best {
+                    bound = bound.min(next_row_floor(lines, p, key, r));
+                }
+            }
+        }
+        let mut level = Level::new(bound);
         self.next.clear();
         for p in prefixes {
             let mut rows = p.choices(key);
@@ -524,7 +611,11 @@ impl Canonicalizer {
         r: usize,
         level: &mut Level,
     ) -> Option<()> {
-        let (inner, inner_len) = empty_first_orders(line);
+        let key_clues = lines.clues[usize::from(p.orient)][r];
+        let orders = |s: u8| {
+            let (orders, len) = &EMPTY_FIRST[usize::from(key_clues >> (3 * s) & 7)];
+            &orders[..*len]
+        };
         // The rows that may follow at level `key + 1`: a column prefix under which every one
         // of them is certainly larger than that level's best row cuts the whole subtree.
         let following = if key < 8 {
@@ -532,35 +623,47 @@ impl Canonicalizer {
         } else {
             0
         };
+        // Their clue columns, and their masks over the stacks fixed so far, one stack more at
+        // each depth of the loops below.
         let clues = &lines.clues[usize::from(p.orient)];
-        let hopeless = |perm: &[u8; 6], fixed: usize, level: &Level| {
-            level.best.is_some()
-                && bits(following).all(|r2| {
-                    let m = permuted_mask(clues[r2], &perm[..fixed], &perm[3..3 + fixed]);
-                    mask_verdict(m, level.mask >> (9 - 3 * fixed)) == Some(true)
-                })
+        let mut next_clues = [0u16; 6];
+        let mut count = 0;
+        for r2 in bits(following) {
+            next_clues[count] = clues[r2];
+            count += 1;
+        }
+        let next_clues = &next_clues[..count];
+        let grow = |masks: &[u16; 6], stack: u8, order: u8| -> [u16; 6] {
+            let mut grown = [0; 6];
+            for (i, c) in next_clues.iter().enumerate() {
+                let bits3 = usize::from(c >> (3 * stack) & 7);
+                grown[i] = masks[i] << 3 | PERMUTE3[bits3][usize::from(order)];
+            }
+            grown
+        };
+        let hopeless = |masks: &[u16; 6], fixed: usize, level: &Level| {
+            count > 0 && masks[..count].iter().all(|&m| level.beats(m, fixed))
         };
         for stacks in PERMS3 {
             if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
                 continue;
             }
-            let [a, b, c] = stacks;
-            let mut perm = [a as u8, b as u8, c as u8, 0, 0, 0];
-            for &ia in &inner[a][..inner_len[a]] {
-                perm[3] = ia;
-                if hopeless(&perm, 1, level) {
+            let [a, b, c] = stacks.map(|s| s as u8);
+            for &ia in orders(a) {
+                let m1 = grow(&[0; 6], a, ia);
+                if hopeless(&m1, 1, level) {
                     continue;
                 }
-                for &ib in &inner[b][..inner_len[b]] {
-                    perm[4] = ib;
-                    if hopeless(&perm, 2, level) {
+                for &ib in orders(b) {
+                    let m2 = grow(&m1, b, ib);
+                    if hopeless(&m2, 2, level) {
                         continue;
                     }
-                    for &ic in &inner[c][..inner_len[c]] {
-                        perm[5] = ic;
-                        if hopeless(&perm, 3, level) {
+                    for &ic in orders(c) {
+                        if hopeless(&grow(&m2, c, ic), 3, level) {
                             continue;
                         }
+                        let perm = [a, b, c, ia, ib, ic];
                         self.keep_or_offer(
                             lines,
                             key_candidate(line, perm, p, key, r),
@@ -645,9 +748,9 @@ impl Canonicalizer {
     /// Level `level`: extend every candidate by every allowed source row, keep those reaching
     /// the smallest row, and return that row.
     fn extend(&mut self, lines: &Lines, level: usize) -> Option<[u8; 9]> {
-        let mut best = Level::default();
         self.next.clear();
         let current = std::mem::take(&mut self.current);
+        let mut best = Level::new(u16::MAX);
         let offered = current
             .iter()
             .try_for_each(|c| self.offer(lines, c, level, &mut best));
@@ -673,11 +776,8 @@ impl Canonicalizer {
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if best.best.is_some() {
-                let mask = c.permuted_mask(lines.clues[orient][r]);
-                if mask_verdict(mask, best.mask) == Some(true) {
-                    continue;
-                }
+            if best.beats(c.permuted_mask(lines.clues[orient][r]), 3) {
+                continue;
             }
             let (mut label, mut next) = (c.label, c.next);
             let line = &lines.cells[orient][r];
@@ -716,23 +816,52 @@ pub fn canonical(grid: &Grid) -> Grid {
     canonicalize(grid).form
 }
 
-/// For each stack of `line`, the column orders (indices into `PERMS3`) that put its empty
-/// cells first, and how many there are.
-#[inline]
-fn empty_first_orders(line: &[u8; 9]) -> ([[u8; 6]; 3], [usize; 3]) {
-    let mut inner = [[0u8; 6]; 3];
-    let mut inner_len = [0usize; 3];
-    for s in 0..3 {
-        for (i, perm) in PERMS3.iter().enumerate() {
-            let clue = |k: usize| line[s * 3 + perm[k]] != 0;
-            if clue(0) <= clue(1) && clue(1) <= clue(2) {
-                inner[s][inner_len[s]] = i as u8;
-                inner_len[s] += 1;
+/// `EMPTY_FIRST[x]`: the column orders (indices into `PERMS3`) putting the empty cells of a
+/// stack with clue columns `x` (bit `i` for its column `i`) first, and how many there are.
+const EMPTY_FIRST: [([u8; 6], usize); 8] = {
+    let mut t = [([0u8; 6], 0usize); 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut p = 0;
+        while p < 6 {
+            let (c0, c1, c2) = (
+                (x >> PERMS3[p][0]) & 1,
+                (x >> PERMS3[p][1]) & 1,
+                (x >> PERMS3[p][2]) & 1,
+            );
+            if c0 <= c1 && c1 <= c2 {
+                t[x].0[t[x].1] = p as u8;
+                t[x].1 += 1;
             }
+            p += 1;
         }
+        x += 1;
     }
-    (inner, inner_len)
-}
+    t
+};
+
+/// `FLOOR_UNDER[x][y]`: the smallest 3-bit mask (as [`PERMUTE3`]) a stack with clue columns
+/// `y` takes under the column orders of [`EMPTY_FIRST`]`[x]`.
+const FLOOR_UNDER: [[u16; 8]; 8] = {
+    let mut t = [[u16::MAX; 8]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut y = 0;
+        while y < 8 {
+            let mut k = 0;
+            while k < EMPTY_FIRST[x].1 {
+                let m = PERMUTE3[y][EMPTY_FIRST[x].0[k] as usize];
+                if m < t[x][y] {
+                    t[x][y] = m;
+                }
+                k += 1;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests;
