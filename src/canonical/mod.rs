@@ -372,41 +372,46 @@ fn extend_row(
     next: &mut u8,
     best: Option<&[u8; 9]>,
 ) -> Option<([u8; 9], bool)> {
-    let mut out = [0u8; 9];
-    let mut relabel = |v: u8| {
-        if v == 0 {
-            return 0;
-        }
-        let slot = &mut label[usize::from(v)];
-        if *slot == 0 {
-            *slot = *next;
-            *next += 1;
-        }
-        *slot
+    // The row is gathered in a register and stored once: nine byte stores read back as a
+    // word by the caller would stall store forwarding.
+    let mut row = 0u128;
+    let mut relabel = |j: usize| {
+        let v = line[usize::from(cols[j])];
+        let l = if v == 0 {
+            0
+        } else {
+            let slot = &mut label[usize::from(v)];
+            if *slot == 0 {
+                *slot = *next;
+                *next += 1;
+            }
+            *slot
+        };
+        row |= u128::from(l) << (8 * j);
+        l
     };
-    let Some(best) = best else {
-        for j in 0..9 {
-            out[j] = relabel(line[usize::from(cols[j])]);
-        }
-        return Some((out, true));
-    };
+    let mut less = best.is_none();
     let mut j = 0;
-    while j < 9 {
-        let l = relabel(line[usize::from(cols[j])]);
-        out[j] = l;
-        j += 1;
-        if l != best[j - 1] {
-            if l > best[j - 1] {
-                return None;
+    if let Some(best) = best {
+        while j < 9 {
+            let l = relabel(j);
+            j += 1;
+            if l != best[j - 1] {
+                if l > best[j - 1] {
+                    return None;
+                }
+                less = true;
+                break;
             }
-            while j < 9 {
-                out[j] = relabel(line[usize::from(cols[j])]);
-                j += 1;
-            }
-            return Some((out, true));
         }
     }
-    Some((out, false))
+    while j < 9 {
+        relabel(j);
+        j += 1;
+    }
+    let mut out = [0u8; 9];
+    out.copy_from_slice(&row.to_le_bytes()[..9]);
+    Some((out, less))
 }
 
 /// A result row's clue mask compared with the best row's (`best_mask`): `Some(true)` when
@@ -798,12 +803,14 @@ impl Canonicalizer {
             if self.next.len() == CANDIDATE_LIMIT {
                 return None;
             }
-            let mut e = *c;
+            // Changed in place once pushed: a copy changed byte by byte on the stack and then
+            // pushed would be read back as words and stall store forwarding.
+            self.next.push(*c);
+            let e = self.next.last_mut().expect("just pushed");
             e.rows[level] = r as u8;
             e.used |= 1 << r;
             e.label = label;
             e.next = next;
-            self.next.push(e);
         }
         Some(())
     }
