@@ -360,6 +360,8 @@ fn key_candidate(line: &[u8; 9], perm: [u8; 6], p: &Candidate, key: usize, r: us
 pub struct Canonicalizer {
     current: Vec<Candidate>,
     next: Vec<Candidate>,
+    /// The key row's lines: next-row floor, prefix index, source row.
+    key_lines: Vec<(u16, u32, u8)>,
 }
 
 /// Relabel `line` through `cols` and compare it with `best` (`None`: no best yet, so
@@ -564,31 +566,39 @@ impl Canonicalizer {
         }
         // The smallest next-row mask any key-row permutation reaches: the bound that cuts
         // permutations before any next row has been relabelled.
-        let mut bound = u16::MAX;
-        for p in prefixes {
+        // The lines are tried by ascending floor, so a good best row comes early, and a line
+        // whose floor is certainly larger than the best row is skipped whole.
+        self.key_lines.clear();
+        for (i, p) in prefixes.iter().enumerate() {
             let mut rows = p.choices(key);
             while rows != 0 {
                 let r = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
                 if lines.min[usize::from(p.orient)][r] == best {
-                    bound = bound.min(next_row_floor(lines, p, key, r));
+                    let floor = next_row_floor(lines, p, key, r);
+                    self.key_lines.push((floor, i as u32, r as u8));
                 }
             }
         }
+        self.key_lines.sort_by_key(|&(floor, _, _)| floor);
+        let bound = self
+            .key_lines
+            .first()
+            .map_or(u16::MAX, |&(floor, _, _)| floor);
         let mut level = Level::new(bound);
         self.next.clear();
-        for p in prefixes {
-            let mut rows = p.choices(key);
-            while rows != 0 {
-                let r = rows.trailing_zeros() as usize;
-                rows &= rows - 1;
-                let k = lines.counts[usize::from(p.orient)][r];
-                if lines.min[usize::from(p.orient)][r] == best {
-                    let line = &lines.cells[usize::from(p.orient)][r];
-                    self.push_min_perms(lines, line, k, p, key, r, &mut level)?;
-                }
+        let key_lines = std::mem::take(&mut self.key_lines);
+        let tried = key_lines.iter().try_for_each(|&(floor, i, r)| {
+            if key < 8 && level.beats(floor, 3) {
+                return Some(());
             }
-        }
+            let (p, r) = (&prefixes[i as usize], usize::from(r));
+            let k = lines.counts[usize::from(p.orient)][r];
+            let line = &lines.cells[usize::from(p.orient)][r];
+            self.push_min_perms(lines, line, k, p, key, r, &mut level)
+        });
+        self.key_lines = key_lines;
+        tried?;
         let next_row = if key < 8 {
             std::mem::swap(&mut self.current, &mut self.next);
             Some(level.best.expect("some candidate reaches the key row"))
