@@ -40,7 +40,14 @@
 //!    "Certainly larger" is decided on clue masks alone: the row has a clue at the first
 //!    position where the masks differ and the two rows share no clue position before it (so
 //!    no digit can decide earlier). Masks come from a table (`PERMUTE3`: a stack's 3-bit
-//!    mask under each of its 6 column orders), three lookups per row.
+//!    mask under each of its 6 column orders), three lookups per row, one stack more at each
+//!    depth of the permutation loops. Before any permutation is built, each line's *floor*
+//!    is known from tables: the smallest mask a row that may follow it reaches under its
+//!    allowed permutations. The smallest floor is a mask some candidate reaches, so a row
+//!    certainly larger than it cannot win: it cuts from the first permutation on, not only
+//!    once a best row exists; lines are tried by ascending floor and a line whose floor is
+//!    certainly larger than the best row is skipped whole ("certainly larger" holds for
+//!    every mask at least as large as one that is).
 //! 4. **Rows after that by extension.** Each candidate is extended by every source row the
 //!    band structure allows (a new band takes any row of an unused band, otherwise the
 //!    remaining rows of the current band); the mask test above rejects most, the rest are
@@ -49,38 +56,53 @@
 //! 5. After row 8 the survivors are all the symmetries reaching the form: their count is the
 //!    number of automorphisms.
 //!
-//! Nothing that could be smaller or equal is dropped, so the form is exact. Grids where a
-//! line repeats a digit (invalid givens) start the key row from all 1,296 column permutations
-//! of every allowed line, compared as relabelled strings. Grids so sparse that more than
-//! [`CANDIDATE_LIMIT`] candidates tie at some level (the empty grid, a handful of clues) fall
-//! back to the exhaustive [`reference`](mod@reference) search, exact for every grid but slow (milliseconds
-//! to a second).
+//! Nothing that could be smaller or equal is dropped, so the form is exact. Full grids (81
+//! clues, no repeated digit in a line) take a search of their own (`full.rs`): every line
+//! ties as their first row. Grids where a line repeats a digit (invalid givens) start the
+//! key row from all 1,296 column permutations of every allowed line, compared as relabelled
+//! strings. Grids so sparse that more than [`CANDIDATE_LIMIT`] candidates tie at some level
+//! (the empty grid, a handful of clues) fall back to the exhaustive
+//! [`reference`](mod@reference) search, exact for every grid but slow (milliseconds to a
+//! second).
 //!
 //! # Measured
 //!
-//! Work per puzzle (averages over the whole set): 17-clue puzzles 71 key-row permutations
-//! built, 132 candidate extensions offered, 99 rows relabelled and compared; Kaggle 1M
-//! sample 65, 81 and 93. Time per puzzle, one thread, on a shared 2-core machine (other
-//! builds running, so CPU time from `perf stat`, not wall time): 17-clue ~12 µs, Kaggle
-//! ~12 µs. Through the binary, side by side with `solve --threads 1`
-//! (`scripts/canon-throughput.sh`, README): 17-clue 2.7-3.5× the time of solve, Kaggle
-//! 5-8.5× (the solver needs no guess on Kaggle puzzles).
+//! Work per puzzle (averages over the whole set, before the floors below): 17-clue puzzles
+//! 71 key-row permutations built, 243 rows offered to a level (mask test), 98 relabelled and
+//! compared, 63 kept; Kaggle 1M sample 43, 113, 63 and 26. Time per puzzle, one thread, in
+//! process (the search alone, best of 3 passes; shared 2-core machine, load ~2): 17-clue
+//! 12.3 → 10.7 µs, Kaggle 12.4 → 9.0 µs; full solution grids ~2.2 ms → ~50 µs. Through the
+//! binary, side by side with `solve --threads 1` (`scripts/canon-throughput.sh 5`, README):
+//! 17-clue 86k/s (3.4× solve's time), Kaggle 93k/s (5.0×), full grids ~17.6k/s.
 //!
 //! - kept: leading empty rows handled without columns (17-clue 129 → 37 µs: two thirds of
 //!   these puzzles have an empty line, which made 1,296 permutations per empty line tie);
 //!   the key row's permutations offered straight to the next row with stack-prefix cuts
 //!   (37 → 14 µs; 365 → 71 permutations built per puzzle); triplet-table masks instead of a
-//!   9-column fold (14 → 12 µs).
+//!   9-column fold (14 → 12 µs); the next-row floor as a bound from the first permutation on
+//!   (Kaggle 12.4 → 9.4 µs; 17-clue flat, once the stack orders came from a table and the
+//!   prefix masks grew one stack per loop depth: computed naively it cost 17-clue 5-10%);
+//!   no store-forwarding stalls (a relabelled row gathered in a register and stored once,
+//!   an extension changed in place after its push instead of built on the stack and copied:
+//!   `perf annotate` showed 12-19% of the samples of three functions on such reloads; 17-clue
+//!   12.6 → 11.2 µs); key lines by ascending floor, hopeless lines skipped (11.0 → 10.7 µs);
+//!   the full-grid search (~40× on full grids).
 //! - lost or flat: storing the key row's candidates before extending them (the first
 //!   version, 2x slower); the inverse permutation per candidate to build masks from clue
-//!   bits (no gain over the fold); a `Canonicalizer` per record instead of one per thread
-//!   (a few allocations per record, within noise).
+//!   bits (no gain over the fold); a branch-free relabelling compared as one 128-bit number
+//!   at the end (17-clue +25%: no early exit); the whole candidate packed four bits an entry
+//!   into words (rows, columns, labels; 17-clue 11.2 → 15.1 µs: bounds checks on nibble
+//!   indices and a serial dependency through the label word); the key candidate's labels
+//!   and rows built in 128-bit registers (11.2 → 12.8 µs); a floor over every candidate at
+//!   the later levels too (17-clue +8%: most levels have few candidates, so the extra pass
+//!   costs more than the relabels it saves).
 //! - not done: dobrichev-style pattern-first canonicalisation (the minimal clue pattern
 //!   first, then digits) computes a *different* form: with our definition a digit can decide
 //!   before the patterns differ (`000001210…` beats `000001300…` although its mask is
 //!   larger), so pattern minimality may only be used where it is certain (step 3's test).
-//!   Full solution grids have no special case yet: every line has the same mask, so all 18
-//!   lines × 1,296 permutations tie at the key row (~23k candidates, ~2 ms per grid).
+//!   Deferring the column order of stacks that are empty in every row fixed so far (as the
+//!   leading empty rows defer all columns): such orders make tied candidates on sparse
+//!   puzzles, each extended separately; the likely next step towards 100k/s on 17-clue.
 
 mod full;
 pub mod reference;
