@@ -40,7 +40,14 @@
 //!    "Certainly larger" is decided on clue masks alone: the row has a clue at the first
 //!    position where the masks differ and the two rows share no clue position before it (so
 //!    no digit can decide earlier). Masks come from a table (`PERMUTE3`: a stack's 3-bit
-//!    mask under each of its 6 column orders), three lookups per row.
+//!    mask under each of its 6 column orders), three lookups per row, one stack more at each
+//!    depth of the permutation loops. Before any permutation is built, each line's *floor*
+//!    is known from tables: the smallest mask a row that may follow it reaches under its
+//!    allowed permutations. The smallest floor is a mask some candidate reaches, so a row
+//!    certainly larger than it cannot win: it cuts from the first permutation on, not only
+//!    once a best row exists; lines are tried by ascending floor and a line whose floor is
+//!    certainly larger than the best row is skipped whole ("certainly larger" holds for
+//!    every mask at least as large as one that is).
 //! 4. **Rows after that by extension.** Each candidate is extended by every source row the
 //!    band structure allows (a new band takes any row of an unused band, otherwise the
 //!    remaining rows of the current band); the mask test above rejects most, the rest are
@@ -49,39 +56,55 @@
 //! 5. After row 8 the survivors are all the symmetries reaching the form: their count is the
 //!    number of automorphisms.
 //!
-//! Nothing that could be smaller or equal is dropped, so the form is exact. Grids where a
-//! line repeats a digit (invalid givens) start the key row from all 1,296 column permutations
-//! of every allowed line, compared as relabelled strings. Grids so sparse that more than
-//! [`CANDIDATE_LIMIT`] candidates tie at some level (the empty grid, a handful of clues) fall
-//! back to the exhaustive [`reference`](mod@reference) search, exact for every grid but slow (milliseconds
-//! to a second).
+//! Nothing that could be smaller or equal is dropped, so the form is exact. Full grids (81
+//! clues, no repeated digit in a line) take a search of their own (`full.rs`): every line
+//! ties as their first row. Grids where a line repeats a digit (invalid givens) start the
+//! key row from all 1,296 column permutations of every allowed line, compared as relabelled
+//! strings. Grids so sparse that more than [`CANDIDATE_LIMIT`] candidates tie at some level
+//! (the empty grid, a handful of clues) fall back to the exhaustive
+//! [`reference`](mod@reference) search, exact for every grid but slow (milliseconds to a
+//! second).
 //!
 //! # Measured
 //!
-//! Work per puzzle (averages over the whole set): 17-clue puzzles 71 key-row permutations
-//! built, 132 candidate extensions offered, 99 rows relabelled and compared; Kaggle 1M
-//! sample 65, 81 and 93. Time per puzzle, one thread, on a shared 2-core machine (other
-//! builds running, so CPU time from `perf stat`, not wall time): 17-clue ~12 µs, Kaggle
-//! ~12 µs. Through the binary, side by side with `solve --threads 1`
-//! (`scripts/canon-throughput.sh`, README): 17-clue 2.7-3.5× the time of solve, Kaggle
-//! 5-8.5× (the solver needs no guess on Kaggle puzzles).
+//! Work per puzzle (averages over the whole set, before the floors below): 17-clue puzzles
+//! 71 key-row permutations built, 243 rows offered to a level (mask test), 98 relabelled and
+//! compared, 63 kept; Kaggle 1M sample 43, 113, 63 and 26. Time per puzzle, one thread, in
+//! process (the search alone, best of 3 passes; shared 2-core machine, load ~2): 17-clue
+//! 12.3 → 10.7 µs, Kaggle 12.4 → 9.0 µs; full solution grids ~2.2 ms → ~50 µs. Through the
+//! binary, side by side with `solve --threads 1` (`scripts/canon-throughput.sh 5`, README):
+//! 17-clue 86k/s (3.4× solve's time), Kaggle 93k/s (5.0×), full grids ~17.6k/s.
 //!
 //! - kept: leading empty rows handled without columns (17-clue 129 → 37 µs: two thirds of
 //!   these puzzles have an empty line, which made 1,296 permutations per empty line tie);
 //!   the key row's permutations offered straight to the next row with stack-prefix cuts
 //!   (37 → 14 µs; 365 → 71 permutations built per puzzle); triplet-table masks instead of a
-//!   9-column fold (14 → 12 µs).
+//!   9-column fold (14 → 12 µs); the next-row floor as a bound from the first permutation on
+//!   (Kaggle 12.4 → 9.4 µs; 17-clue flat, once the stack orders came from a table and the
+//!   prefix masks grew one stack per loop depth: computed naively it cost 17-clue 5-10%);
+//!   no store-forwarding stalls (a relabelled row gathered in a register and stored once,
+//!   an extension changed in place after its push instead of built on the stack and copied:
+//!   `perf annotate` showed 12-19% of the samples of three functions on such reloads; 17-clue
+//!   12.6 → 11.2 µs); key lines by ascending floor, hopeless lines skipped (11.0 → 10.7 µs);
+//!   the full-grid search (~40× on full grids).
 //! - lost or flat: storing the key row's candidates before extending them (the first
 //!   version, 2x slower); the inverse permutation per candidate to build masks from clue
-//!   bits (no gain over the fold); a `Canonicalizer` per record instead of one per thread
-//!   (a few allocations per record, within noise).
+//!   bits (no gain over the fold); a branch-free relabelling compared as one 128-bit number
+//!   at the end (17-clue +25%: no early exit); the whole candidate packed four bits an entry
+//!   into words (rows, columns, labels; 17-clue 11.2 → 15.1 µs: bounds checks on nibble
+//!   indices and a serial dependency through the label word); the key candidate's labels
+//!   and rows built in 128-bit registers (11.2 → 12.8 µs); a floor over every candidate at
+//!   the later levels too (17-clue +8%: most levels have few candidates, so the extra pass
+//!   costs more than the relabels it saves).
 //! - not done: dobrichev-style pattern-first canonicalisation (the minimal clue pattern
 //!   first, then digits) computes a *different* form: with our definition a digit can decide
 //!   before the patterns differ (`000001210…` beats `000001300…` although its mask is
 //!   larger), so pattern minimality may only be used where it is certain (step 3's test).
-//!   Full solution grids have no special case yet: every line has the same mask, so all 18
-//!   lines × 1,296 permutations tie at the key row (~23k candidates, ~2 ms per grid).
+//!   Deferring the column order of stacks that are empty in every row fixed so far (as the
+//!   leading empty rows defer all columns): such orders make tied candidates on sparse
+//!   puzzles, each extended separately; the likely next step towards 100k/s on 17-clue.
 
+mod full;
 pub mod reference;
 
 use crate::grid::{Grid, CELLS, PERMS3};
@@ -144,7 +167,7 @@ impl Candidate {
     /// source columns `clues` (bit per column).
     #[inline]
     fn permuted_mask(&self, clues: u16) -> u16 {
-        self.cols.iter().fold(0, |m, &c| m << 1 | (clues >> c & 1))
+        permuted_mask(clues, &self.perm[..3], &self.perm[3..])
     }
 }
 
@@ -164,6 +187,26 @@ const PERMUTE3: [[u16; 6]; 8] = {
             p += 1;
         }
         x += 1;
+    }
+    t
+};
+
+/// `STACK_COLS[s][p]`: the source columns of source stack `s` in the order `PERMS3[p]`, one
+/// byte each (first column lowest).
+const STACK_COLS: [[u32; 6]; 3] = {
+    let mut t = [[0u32; 6]; 3];
+    let mut s = 0;
+    while s < 3 {
+        let mut p = 0;
+        while p < 6 {
+            let mut k = 0;
+            while k < 3 {
+                t[s][p] |= ((s * 3 + PERMS3[p][k]) as u32) << (8 * k);
+                k += 1;
+            }
+            p += 1;
+        }
+        s += 1;
     }
     t
 };
@@ -256,22 +299,76 @@ fn bits(mut set: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The best row of a level so far and its clue mask.
-#[derive(Default)]
+/// The best row of a level so far and its clue mask, and the smallest clue mask some
+/// candidate of the level is known to reach: a row whose mask is certainly larger than that
+/// cannot win, whatever the order the candidates come in.
 struct Level {
     best: Option<[u8; 9]>,
     mask: u16,
+    bound: u16,
+}
+
+impl Level {
+    /// A level with no best row yet and the reachable mask `bound` (`u16::MAX`: none known).
+    fn new(bound: u16) -> Level {
+        Level {
+            best: None,
+            mask: 0,
+            bound,
+        }
+    }
+
+    /// Whether a row whose first `3 * stacks` columns have the clue mask `prefix` is certainly
+    /// larger than the level's best row, or than a row reaching the level's bound.
+    #[inline]
+    fn beats(&self, prefix: u16, stacks: usize) -> bool {
+        // One test, not two: once a best row exists its mask is as good a threshold.
+        let threshold = if self.best.is_some() {
+            self.mask
+        } else {
+            self.bound
+        };
+        threshold != u16::MAX && mask_verdict(prefix, threshold >> (9 - 3 * stacks)) == Some(true)
+    }
+}
+
+/// The smallest clue mask a row that may follow source row `r` (as row `key` after prefix
+/// `p`) reaches under the column permutations giving `r` its smallest mask (`u16::MAX` when
+/// `key` is the last row).
+fn next_row_floor(lines: &Lines, p: &Candidate, key: usize, r: usize) -> u16 {
+    if key == 8 {
+        return u16::MAX;
+    }
+    let orient = usize::from(p.orient);
+    let k = lines.counts[orient][r];
+    let key_clues = lines.clues[orient][r];
+    let mut floor = u16::MAX;
+    for r2 in bits(p.after(key, r).choices(key + 1)) {
+        let clues = lines.clues[orient][r2];
+        // Each stack's smallest 3-bit mask among the column orders allowed for it.
+        let stack_min: [u16; 3] = std::array::from_fn(|s| {
+            FLOOR_UNDER[usize::from(key_clues >> (3 * s) & 7)][usize::from(clues >> (3 * s) & 7)]
+        });
+        for [a, b, c] in PERMS3 {
+            if k[a] <= k[b] && k[b] <= k[c] {
+                floor = floor.min(stack_min[a] << 6 | stack_min[b] << 3 | stack_min[c]);
+            }
+        }
+    }
+    floor
 }
 
 /// A candidate: prefix `p`, then `line` (source row `r`) as row `key` through the columns of
 /// `perm` (source stacks, then [`PERMS3`] indices of their column orders).
 fn key_candidate(line: &[u8; 9], perm: [u8; 6], p: &Candidate, key: usize, r: usize) -> Candidate {
     let mut c = *p;
+    // Built in one word: nine byte stores read back as a word stall store forwarding.
+    let stack = |k: usize| STACK_COLS[usize::from(perm[k])][usize::from(perm[3 + k])];
+    let (a, b, last) = (stack(0), stack(1), stack(2));
+    let word = u64::from(a) | u64::from(b) << 24 | u64::from(last) << 48;
     let mut cols = [0u8; 9];
-    for (j, col) in cols.iter_mut().enumerate() {
-        let (stack, inner) = (perm[j / 3], perm[3 + j / 3]);
-        *col = stack * 3 + PERMS3[usize::from(inner)][j % 3] as u8;
-    }
+    cols[..8].copy_from_slice(&word.to_le_bytes());
+    cols[8] = (last >> 16) as u8;
     c.cols = cols;
     c.perm = perm;
     c.rows[key] = r as u8;
@@ -285,6 +382,8 @@ fn key_candidate(line: &[u8; 9], perm: [u8; 6], p: &Candidate, key: usize, r: us
 pub struct Canonicalizer {
     current: Vec<Candidate>,
     next: Vec<Candidate>,
+    /// The key row's lines: next-row floor, prefix index, source row.
+    key_lines: Vec<(u16, u32, u8)>,
 }
 
 /// Relabel `line` through `cols` and compare it with `best` (`None`: no best yet, so
@@ -297,41 +396,46 @@ fn extend_row(
     next: &mut u8,
     best: Option<&[u8; 9]>,
 ) -> Option<([u8; 9], bool)> {
-    let mut out = [0u8; 9];
-    let mut relabel = |v: u8| {
-        if v == 0 {
-            return 0;
-        }
-        let slot = &mut label[usize::from(v)];
-        if *slot == 0 {
-            *slot = *next;
-            *next += 1;
-        }
-        *slot
+    // The row is gathered in a register and stored once: nine byte stores read back as a
+    // word by the caller would stall store forwarding.
+    let mut row = 0u128;
+    let mut relabel = |j: usize| {
+        let v = line[usize::from(cols[j])];
+        let l = if v == 0 {
+            0
+        } else {
+            let slot = &mut label[usize::from(v)];
+            if *slot == 0 {
+                *slot = *next;
+                *next += 1;
+            }
+            *slot
+        };
+        row |= u128::from(l) << (8 * j);
+        l
     };
-    let Some(best) = best else {
-        for j in 0..9 {
-            out[j] = relabel(line[usize::from(cols[j])]);
-        }
-        return Some((out, true));
-    };
+    let mut less = best.is_none();
     let mut j = 0;
-    while j < 9 {
-        let l = relabel(line[usize::from(cols[j])]);
-        out[j] = l;
-        j += 1;
-        if l != best[j - 1] {
-            if l > best[j - 1] {
-                return None;
+    if let Some(best) = best {
+        while j < 9 {
+            let l = relabel(j);
+            j += 1;
+            if l != best[j - 1] {
+                if l > best[j - 1] {
+                    return None;
+                }
+                less = true;
+                break;
             }
-            while j < 9 {
-                out[j] = relabel(line[usize::from(cols[j])]);
-                j += 1;
-            }
-            return Some((out, true));
         }
     }
-    Some((out, false))
+    while j < 9 {
+        relabel(j);
+        j += 1;
+    }
+    let mut out = [0u8; 9];
+    out.copy_from_slice(&row.to_le_bytes()[..9]);
+    Some((out, less))
 }
 
 /// A result row's clue mask compared with the best row's (`best_mask`): `Some(true)` when
@@ -368,6 +472,9 @@ impl Canonicalizer {
     /// The row-by-row search; `None` when too many candidates tie.
     fn search(&mut self, grid: &Grid) -> Option<Canonical> {
         let lines = Lines::new(grid);
+        if !lines.repeats && grid.clues() == CELLS {
+            return Some(full::canonicalize(&lines));
+        }
         let key = self.empty_prefixes(&lines)?;
         let prefixes = std::mem::take(&mut self.current);
         self.current.clear();
@@ -479,20 +586,41 @@ impl Canonicalizer {
                 best = best.min(lines.min[usize::from(p.orient)][r]);
             }
         }
-        let mut level = Level::default();
-        self.next.clear();
-        for p in prefixes {
+        // The smallest next-row mask any key-row permutation reaches: the bound that cuts
+        // permutations before any next row has been relabelled.
+        // The lines are tried by ascending floor, so a good best row comes early, and a line
+        // whose floor is certainly larger than the best row is skipped whole.
+        self.key_lines.clear();
+        for (i, p) in prefixes.iter().enumerate() {
             let mut rows = p.choices(key);
             while rows != 0 {
                 let r = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
-                let k = lines.counts[usize::from(p.orient)][r];
                 if lines.min[usize::from(p.orient)][r] == best {
-                    let line = &lines.cells[usize::from(p.orient)][r];
-                    self.push_min_perms(lines, line, k, p, key, r, &mut level)?;
+                    let floor = next_row_floor(lines, p, key, r);
+                    self.key_lines.push((floor, i as u32, r as u8));
                 }
             }
         }
+        self.key_lines.sort_by_key(|&(floor, _, _)| floor);
+        let bound = self
+            .key_lines
+            .first()
+            .map_or(u16::MAX, |&(floor, _, _)| floor);
+        let mut level = Level::new(bound);
+        self.next.clear();
+        let key_lines = std::mem::take(&mut self.key_lines);
+        let tried = key_lines.iter().try_for_each(|&(floor, i, r)| {
+            if key < 8 && level.beats(floor, 3) {
+                return Some(());
+            }
+            let (p, r) = (&prefixes[i as usize], usize::from(r));
+            let k = lines.counts[usize::from(p.orient)][r];
+            let line = &lines.cells[usize::from(p.orient)][r];
+            self.push_min_perms(lines, line, k, p, key, r, &mut level)
+        });
+        self.key_lines = key_lines;
+        tried?;
         let next_row = if key < 8 {
             std::mem::swap(&mut self.current, &mut self.next);
             Some(level.best.expect("some candidate reaches the key row"))
@@ -524,7 +652,11 @@ impl Canonicalizer {
         r: usize,
         level: &mut Level,
     ) -> Option<()> {
-        let (inner, inner_len) = empty_first_orders(line);
+        let key_clues = lines.clues[usize::from(p.orient)][r];
+        let orders = |s: u8| {
+            let (orders, len) = &EMPTY_FIRST[usize::from(key_clues >> (3 * s) & 7)];
+            &orders[..*len]
+        };
         // The rows that may follow at level `key + 1`: a column prefix under which every one
         // of them is certainly larger than that level's best row cuts the whole subtree.
         let following = if key < 8 {
@@ -532,35 +664,47 @@ impl Canonicalizer {
         } else {
             0
         };
+        // Their clue columns, and their masks over the stacks fixed so far, one stack more at
+        // each depth of the loops below.
         let clues = &lines.clues[usize::from(p.orient)];
-        let hopeless = |perm: &[u8; 6], fixed: usize, level: &Level| {
-            level.best.is_some()
-                && bits(following).all(|r2| {
-                    let m = permuted_mask(clues[r2], &perm[..fixed], &perm[3..3 + fixed]);
-                    mask_verdict(m, level.mask >> (9 - 3 * fixed)) == Some(true)
-                })
+        let mut next_clues = [0u16; 6];
+        let mut count = 0;
+        for r2 in bits(following) {
+            next_clues[count] = clues[r2];
+            count += 1;
+        }
+        let next_clues = &next_clues[..count];
+        let grow = |masks: &[u16; 6], stack: u8, order: u8| -> [u16; 6] {
+            let mut grown = [0; 6];
+            for (i, c) in next_clues.iter().enumerate() {
+                let bits3 = usize::from(c >> (3 * stack) & 7);
+                grown[i] = masks[i] << 3 | PERMUTE3[bits3][usize::from(order)];
+            }
+            grown
+        };
+        let hopeless = |masks: &[u16; 6], fixed: usize, level: &Level| {
+            count > 0 && masks[..count].iter().all(|&m| level.beats(m, fixed))
         };
         for stacks in PERMS3 {
             if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
                 continue;
             }
-            let [a, b, c] = stacks;
-            let mut perm = [a as u8, b as u8, c as u8, 0, 0, 0];
-            for &ia in &inner[a][..inner_len[a]] {
-                perm[3] = ia;
-                if hopeless(&perm, 1, level) {
+            let [a, b, c] = stacks.map(|s| s as u8);
+            for &ia in orders(a) {
+                let m1 = grow(&[0; 6], a, ia);
+                if hopeless(&m1, 1, level) {
                     continue;
                 }
-                for &ib in &inner[b][..inner_len[b]] {
-                    perm[4] = ib;
-                    if hopeless(&perm, 2, level) {
+                for &ib in orders(b) {
+                    let m2 = grow(&m1, b, ib);
+                    if hopeless(&m2, 2, level) {
                         continue;
                     }
-                    for &ic in &inner[c][..inner_len[c]] {
-                        perm[5] = ic;
-                        if hopeless(&perm, 3, level) {
+                    for &ic in orders(c) {
+                        if hopeless(&grow(&m2, c, ic), 3, level) {
                             continue;
                         }
+                        let perm = [a, b, c, ia, ib, ic];
                         self.keep_or_offer(
                             lines,
                             key_candidate(line, perm, p, key, r),
@@ -645,9 +789,9 @@ impl Canonicalizer {
     /// Level `level`: extend every candidate by every allowed source row, keep those reaching
     /// the smallest row, and return that row.
     fn extend(&mut self, lines: &Lines, level: usize) -> Option<[u8; 9]> {
-        let mut best = Level::default();
         self.next.clear();
         let current = std::mem::take(&mut self.current);
+        let mut best = Level::new(u16::MAX);
         let offered = current
             .iter()
             .try_for_each(|c| self.offer(lines, c, level, &mut best));
@@ -673,11 +817,8 @@ impl Canonicalizer {
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if best.best.is_some() {
-                let mask = c.permuted_mask(lines.clues[orient][r]);
-                if mask_verdict(mask, best.mask) == Some(true) {
-                    continue;
-                }
+            if best.beats(c.permuted_mask(lines.clues[orient][r]), 3) {
+                continue;
             }
             let (mut label, mut next) = (c.label, c.next);
             let line = &lines.cells[orient][r];
@@ -694,12 +835,14 @@ impl Canonicalizer {
             if self.next.len() == CANDIDATE_LIMIT {
                 return None;
             }
-            let mut e = *c;
+            // Changed in place once pushed: a copy changed byte by byte on the stack and then
+            // pushed would be read back as words and stall store forwarding.
+            self.next.push(*c);
+            let e = self.next.last_mut().expect("just pushed");
             e.rows[level] = r as u8;
             e.used |= 1 << r;
             e.label = label;
             e.next = next;
-            self.next.push(e);
         }
         Some(())
     }
@@ -716,23 +859,52 @@ pub fn canonical(grid: &Grid) -> Grid {
     canonicalize(grid).form
 }
 
-/// For each stack of `line`, the column orders (indices into `PERMS3`) that put its empty
-/// cells first, and how many there are.
-#[inline]
-fn empty_first_orders(line: &[u8; 9]) -> ([[u8; 6]; 3], [usize; 3]) {
-    let mut inner = [[0u8; 6]; 3];
-    let mut inner_len = [0usize; 3];
-    for s in 0..3 {
-        for (i, perm) in PERMS3.iter().enumerate() {
-            let clue = |k: usize| line[s * 3 + perm[k]] != 0;
-            if clue(0) <= clue(1) && clue(1) <= clue(2) {
-                inner[s][inner_len[s]] = i as u8;
-                inner_len[s] += 1;
+/// `EMPTY_FIRST[x]`: the column orders (indices into `PERMS3`) putting the empty cells of a
+/// stack with clue columns `x` (bit `i` for its column `i`) first, and how many there are.
+const EMPTY_FIRST: [([u8; 6], usize); 8] = {
+    let mut t = [([0u8; 6], 0usize); 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut p = 0;
+        while p < 6 {
+            let (c0, c1, c2) = (
+                (x >> PERMS3[p][0]) & 1,
+                (x >> PERMS3[p][1]) & 1,
+                (x >> PERMS3[p][2]) & 1,
+            );
+            if c0 <= c1 && c1 <= c2 {
+                t[x].0[t[x].1] = p as u8;
+                t[x].1 += 1;
             }
+            p += 1;
         }
+        x += 1;
     }
-    (inner, inner_len)
-}
+    t
+};
+
+/// `FLOOR_UNDER[x][y]`: the smallest 3-bit mask (as [`PERMUTE3`]) a stack with clue columns
+/// `y` takes under the column orders of [`EMPTY_FIRST`]`[x]`.
+const FLOOR_UNDER: [[u16; 8]; 8] = {
+    let mut t = [[u16::MAX; 8]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut y = 0;
+        while y < 8 {
+            let mut k = 0;
+            while k < EMPTY_FIRST[x].1 {
+                let m = PERMUTE3[y][EMPTY_FIRST[x].0[k] as usize];
+                if m < t[x][y] {
+                    t[x][y] = m;
+                }
+                k += 1;
+            }
+            y += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests;

@@ -205,3 +205,58 @@ fn automorphisms_are_counted_exactly() {
         }
     }
 }
+
+/// A full grid with automorphisms: cell (band `i`, row `j`, stack `k`, column `l`) holds
+/// `3 ((j + k + e[i][l]) mod 3) + (i + l) mod 3 + 1`, valid for any `e` (each row, column and
+/// box meets every pair of the two base-3 digits), and mapped to itself by turning the rows
+/// of every band and the stacks against each other. A random `e` varies the other symmetries.
+fn structured_grid(rng: &mut Rng) -> Grid {
+    let e: [[usize; 3]; 3] = std::array::from_fn(|_| std::array::from_fn(|_| rng.below(3)));
+    Grid::from_cells(std::array::from_fn(|cell| {
+        let (r, c) = (cell / 9, cell % 9);
+        let (i, j, k, l) = (r / 3, r % 3, c / 3, c % 3);
+        (3 * ((j + k + e[i][l]) % 3) + (i + l) % 3 + 1) as u8
+    }))
+    .expect("digits 1..=9")
+}
+
+#[test]
+fn full_grids_equal_the_exhaustive_search_and_count_automorphisms_exactly() {
+    let mut search = Canonicalizer::new();
+    let mut rng = Rng::new(44, 0);
+    // Row r is 123456789 turned left by 3 (r % 3) + r / 3: a grid with many automorphisms.
+    let pattern = Grid::from_cells(std::array::from_fn(|i| {
+        let (r, c) = (i / 9, i % 9);
+        ((3 * (r % 3) + r / 3 + c) % 9 + 1) as u8
+    }))
+    .unwrap();
+    let mut grids = vec![pattern];
+    grids.extend((0..6).map(|_| structured_grid(&mut rng)));
+    grids.extend((0..3).map(|_| random_solution(&mut rng)));
+    let mut symmetric = 0;
+    for g in &grids {
+        let c = check_against_reference(g, &mut search);
+        assert_eq!(c.automorphisms, brute_automorphisms(g), "{g}");
+        symmetric += usize::from(c.automorphisms > 1);
+        for _ in 0..3 {
+            let q = Symmetry::random(&mut rng).apply(g);
+            assert_eq!(search.canonicalize(&q), c, "isomorph {q} of {g}");
+        }
+    }
+    assert!(symmetric >= 7, "only {symmetric} grids with automorphisms");
+}
+
+#[test]
+fn random_full_grids_and_their_isomorphs_share_a_fixed_point_form() {
+    // Many random full grids against the reference would take seconds each; the forms of a
+    // grid and of its isomorphs must agree, and the form must be a fixed point.
+    let mut search = Canonicalizer::new();
+    let mut rng = Rng::new(45, 0);
+    for _ in 0..200 {
+        let g = random_solution(&mut rng);
+        let c = search.canonicalize(&g);
+        assert_eq!(search.canonicalize(&c.form), c, "{g}");
+        let q = Symmetry::random(&mut rng).apply(&g);
+        assert_eq!(search.canonicalize(&q), c, "isomorph {q} of {g}");
+    }
+}

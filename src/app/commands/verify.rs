@@ -1,10 +1,12 @@
 //! `sudoku-batch verify`: every record checked through the pipeline, problems reported by line.
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
+use sudoku_batch::canonical::Canonicalizer;
 use sudoku_batch::io::{
     Column, Input, InputFormat, OutputFormat, ReaderOptions, Record, RecordReader,
 };
@@ -160,12 +162,23 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     job.finish(&summary, all_fine)
 }
 
+thread_local! {
+    /// One canonical-form search per worker thread, reused by every record (as in `canon`):
+    /// a search per record would grow its candidate buffers again each time.
+    static SEARCH: RefCell<Canonicalizer> = RefCell::new(Canonicalizer::new());
+}
+
+/// The canonical form of `grid`, by this thread's search.
+fn canonical_form(grid: &sudoku_batch::Grid) -> sudoku_batch::Grid {
+    SEARCH.with(|s| s.borrow_mut().canonicalize(grid).form)
+}
+
 /// The work on one record: its checks, and its canonical form when duplicates are looked for
 /// up to symmetry.
 fn check(record: Record, rules: Rules, canonical: bool) -> Checked {
     let mut c = verify::check(record, rules);
     if canonical {
-        c.canonical = c.puzzle.as_ref().map(sudoku_batch::canonical::canonical);
+        c.canonical = c.puzzle.as_ref().map(canonical_form);
     }
     c
 }
@@ -273,7 +286,7 @@ fn load_reference(
         BATCH,
         &|r| {
             let key = match (r.puzzle, canonical) {
-                (Ok(p), true) => Some(sudoku_batch::canonical::canonical(&p)),
+                (Ok(p), true) => Some(canonical_form(&p)),
                 (Ok(p), false) => Some(p),
                 (Err(_), _) => None,
             };
