@@ -701,41 +701,25 @@ impl Canonicalizer {
                         continue;
                     }
                     for &ic in orders(c) {
-                        if hopeless(&grow(&m2, c, ic), 3, level) {
+                        let m3 = grow(&m2, c, ic);
+                        if hopeless(&m3, 3, level) {
                             continue;
                         }
                         let perm = [a, b, c, ia, ib, ic];
-                        self.keep_or_offer(
-                            lines,
-                            key_candidate(line, perm, p, key, r),
-                            key,
-                            level,
-                        )?;
+                        let cand = key_candidate(line, perm, p, key, r);
+                        if key < 8 {
+                            // The following rows' masks are known: not computed again.
+                            self.offer_with(lines, &cand, key + 1, level, |i, _| m3[i])?;
+                        } else if self.current.len() == CANDIDATE_LIMIT {
+                            return None;
+                        } else {
+                            self.current.push(cand);
+                        }
                     }
                 }
             }
         }
         Some(())
-    }
-
-    /// Offer `cand` (with row `key` fixed) to level `key + 1`, or keep it when `key` is the
-    /// last row; `None` when the candidate limit is reached.
-    #[inline]
-    fn keep_or_offer(
-        &mut self,
-        lines: &Lines,
-        cand: Candidate,
-        key: usize,
-        level: &mut Level,
-    ) -> Option<()> {
-        if key < 8 {
-            self.offer(lines, &cand, key + 1, level)
-        } else if self.current.len() == CANDIDATE_LIMIT {
-            None
-        } else {
-            self.current.push(cand);
-            Some(())
-        }
     }
 
     /// The key row for grids whose lines repeat a digit: every allowed line through every
@@ -812,12 +796,29 @@ impl Canonicalizer {
         level: usize,
         best: &mut Level,
     ) -> Option<()> {
+        let clues = &lines.clues[usize::from(c.orient)];
+        self.offer_with(lines, c, level, best, |_, r| c.permuted_mask(clues[r]))
+    }
+
+    /// [`offer`](Self::offer) with the clue mask of the `i`-th allowed source row `r` given
+    /// by `mask(i, r)`.
+    #[inline]
+    fn offer_with(
+        &mut self,
+        lines: &Lines,
+        c: &Candidate,
+        level: usize,
+        best: &mut Level,
+        mask: impl Fn(usize, usize) -> u16,
+    ) -> Option<()> {
         let orient = usize::from(c.orient);
         let mut rest = c.choices(level);
+        let mut i = 0;
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if best.beats(c.permuted_mask(lines.clues[orient][r]), 3) {
+            i += 1;
+            if best.beats(mask(i - 1, r), 3) {
                 continue;
             }
             let (mut label, mut next) = (c.label, c.next);
