@@ -319,7 +319,9 @@ impl Level {
     }
 
     /// Whether a row whose first `3 * stacks` columns have the clue mask `prefix` is certainly
-    /// larger than the level's best row, or than a row reaching the level's bound.
+    /// larger than the level's best row, or than a row reaching the level's bound. True for a
+    /// prefix implies true for every larger one (the threshold has no clue from the prefix's
+    /// first clue on), so a set of prefixes is all certainly larger when its smallest is.
     #[inline]
     fn beats(&self, prefix: u16, stacks: usize) -> bool {
         // One test, not two: once a best row exists its mask is as good a threshold.
@@ -683,7 +685,11 @@ impl Canonicalizer {
             grown
         };
         let hopeless = |masks: &[u16; 6], fixed: usize, level: &Level| {
-            count > 0 && masks[..count].iter().all(|&m| level.beats(m, fixed))
+            // All certainly larger exactly when the smallest is (see `Level::beats`).
+            masks[..count]
+                .iter()
+                .min()
+                .is_some_and(|&m| level.beats(m, fixed))
         };
         for stacks in PERMS3 {
             if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
