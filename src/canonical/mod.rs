@@ -72,8 +72,9 @@
 //! compared, 63 kept; Kaggle 1M sample 43, 113, 63 and 26. Time per puzzle, one thread, in
 //! process (the search alone, best of 3 passes; shared 2-core machine, load ~2): 17-clue
 //! 12.3 → 10.7 µs, Kaggle 12.4 → 9.0 µs; full solution grids ~2.2 ms → ~50 µs. Through the
-//! binary, side by side with `solve --threads 1` (`scripts/canon-throughput.sh 5`, README):
-//! 17-clue 86k/s (3.4× solve's time), Kaggle 93k/s (5.0×), full grids ~17.6k/s.
+//! binary, side by side with `solve --threads 1` (`scripts/canon-throughput.sh 5`, README,
+//! quiet machine): 17-clue 98k/s (2.95× solve's time), Kaggle 101k/s (4.7×), full grids
+//! ~17.6k/s (under load ~2).
 //!
 //! - kept: leading empty rows handled without columns (17-clue 129 → 37 µs: two thirds of
 //!   these puzzles have an empty line, which made 1,296 permutations per empty line tie);
@@ -86,7 +87,11 @@
 //!   an extension changed in place after its push instead of built on the stack and copied:
 //!   `perf annotate` showed 12-19% of the samples of three functions on such reloads; 17-clue
 //!   12.6 → 11.2 µs); key lines by ascending floor, hopeless lines skipped (11.0 → 10.7 µs);
-//!   the full-grid search (~40× on full grids).
+//!   the full-grid search (~40× on full grids); the following rows' masks grown in the
+//!   key-row loops handed to the next level instead of computed again (binary, alternating
+//!   runs, quiet machine: 17-clue 0.588 → 0.525 s, Kaggle 0.273 → 0.258 s); a key-row
+//!   prefix judged hopeless by the smallest following mask alone (monotone; 0.527 → 0.507 s,
+//!   0.254 → 0.250 s).
 //! - lost or flat: storing the key row's candidates before extending them (the first
 //!   version, 2x slower); the inverse permutation per candidate to build masks from clue
 //!   bits (no gain over the fold); a branch-free relabelling compared as one 128-bit number
@@ -95,7 +100,11 @@
 //!   indices and a serial dependency through the label word); the key candidate's labels
 //!   and rows built in 128-bit registers (11.2 → 12.8 µs); a floor over every candidate at
 //!   the later levels too (17-clue +8%: most levels have few candidates, so the extra pass
-//!   costs more than the relabels it saves).
+//!   costs more than the relabels it saves); the key row's labels set directly (left to
+//!   right, no lookup) in a byte array or in a 128-bit register (17-clue +12-15%); cutting
+//!   by the bound and the best row's mask both, not the best alone (+10%); the level
+//!   threshold hoisted out of the hopeless test, `key_candidate` forced inline, the
+//!   candidate aligned to 40 bytes (all flat).
 //! - not done: dobrichev-style pattern-first canonicalisation (the minimal clue pattern
 //!   first, then digits) computes a *different* form: with our definition a digit can decide
 //!   before the patterns differ (`000001210…` beats `000001300…` although its mask is
