@@ -72,8 +72,9 @@
 //! compared, 63 kept; Kaggle 1M sample 43, 113, 63 and 26. Time per puzzle, one thread, in
 //! process (the search alone, best of 3 passes; shared 2-core machine, load ~2): 17-clue
 //! 12.3 → 10.7 µs, Kaggle 12.4 → 9.0 µs; full solution grids ~2.2 ms → ~50 µs. Through the
-//! binary, side by side with `solve --threads 1` (`scripts/canon-throughput.sh 5`, README):
-//! 17-clue 86k/s (3.4× solve's time), Kaggle 93k/s (5.0×), full grids ~17.6k/s.
+//! binary, side by side with `solve --threads 1` (`scripts/canon-throughput.sh 5`, README,
+//! quiet machine): 17-clue 98k/s (2.95× solve's time), Kaggle 101k/s (4.7×), full grids
+//! ~17.6k/s (under load ~2).
 //!
 //! - kept: leading empty rows handled without columns (17-clue 129 → 37 µs: two thirds of
 //!   these puzzles have an empty line, which made 1,296 permutations per empty line tie);
@@ -86,7 +87,11 @@
 //!   an extension changed in place after its push instead of built on the stack and copied:
 //!   `perf annotate` showed 12-19% of the samples of three functions on such reloads; 17-clue
 //!   12.6 → 11.2 µs); key lines by ascending floor, hopeless lines skipped (11.0 → 10.7 µs);
-//!   the full-grid search (~40× on full grids).
+//!   the full-grid search (~40× on full grids); the following rows' masks grown in the
+//!   key-row loops handed to the next level instead of computed again (binary, alternating
+//!   runs, quiet machine: 17-clue 0.588 → 0.525 s, Kaggle 0.273 → 0.258 s); a key-row
+//!   prefix judged hopeless by the smallest following mask alone (monotone; 0.527 → 0.507 s,
+//!   0.254 → 0.250 s).
 //! - lost or flat: storing the key row's candidates before extending them (the first
 //!   version, 2x slower); the inverse permutation per candidate to build masks from clue
 //!   bits (no gain over the fold); a branch-free relabelling compared as one 128-bit number
@@ -95,7 +100,11 @@
 //!   indices and a serial dependency through the label word); the key candidate's labels
 //!   and rows built in 128-bit registers (11.2 → 12.8 µs); a floor over every candidate at
 //!   the later levels too (17-clue +8%: most levels have few candidates, so the extra pass
-//!   costs more than the relabels it saves).
+//!   costs more than the relabels it saves); the key row's labels set directly (left to
+//!   right, no lookup) in a byte array or in a 128-bit register (17-clue +12-15%); cutting
+//!   by the bound and the best row's mask both, not the best alone (+10%); the level
+//!   threshold hoisted out of the hopeless test, `key_candidate` forced inline, the
+//!   candidate aligned to 40 bytes (all flat).
 //! - not done: dobrichev-style pattern-first canonicalisation (the minimal clue pattern
 //!   first, then digits) computes a *different* form: with our definition a digit can decide
 //!   before the patterns differ (`000001210…` beats `000001300…` although its mask is
@@ -319,7 +328,9 @@ impl Level {
     }
 
     /// Whether a row whose first `3 * stacks` columns have the clue mask `prefix` is certainly
-    /// larger than the level's best row, or than a row reaching the level's bound.
+    /// larger than the level's best row, or than a row reaching the level's bound. True for a
+    /// prefix implies true for every larger one (the threshold has no clue from the prefix's
+    /// first clue on), so a set of prefixes is all certainly larger when its smallest is.
     #[inline]
     fn beats(&self, prefix: u16, stacks: usize) -> bool {
         // One test, not two: once a best row exists its mask is as good a threshold.
@@ -683,7 +694,11 @@ impl Canonicalizer {
             grown
         };
         let hopeless = |masks: &[u16; 6], fixed: usize, level: &Level| {
-            count > 0 && masks[..count].iter().all(|&m| level.beats(m, fixed))
+            // All certainly larger exactly when the smallest is (see `Level::beats`).
+            masks[..count]
+                .iter()
+                .min()
+                .is_some_and(|&m| level.beats(m, fixed))
         };
         for stacks in PERMS3 {
             if k[stacks[0]] > k[stacks[1]] || k[stacks[1]] > k[stacks[2]] {
@@ -701,41 +716,25 @@ impl Canonicalizer {
                         continue;
                     }
                     for &ic in orders(c) {
-                        if hopeless(&grow(&m2, c, ic), 3, level) {
+                        let m3 = grow(&m2, c, ic);
+                        if hopeless(&m3, 3, level) {
                             continue;
                         }
                         let perm = [a, b, c, ia, ib, ic];
-                        self.keep_or_offer(
-                            lines,
-                            key_candidate(line, perm, p, key, r),
-                            key,
-                            level,
-                        )?;
+                        let cand = key_candidate(line, perm, p, key, r);
+                        if key < 8 {
+                            // The following rows' masks are known: not computed again.
+                            self.offer_with(lines, &cand, key + 1, level, |i, _| m3[i])?;
+                        } else if self.current.len() == CANDIDATE_LIMIT {
+                            return None;
+                        } else {
+                            self.current.push(cand);
+                        }
                     }
                 }
             }
         }
         Some(())
-    }
-
-    /// Offer `cand` (with row `key` fixed) to level `key + 1`, or keep it when `key` is the
-    /// last row; `None` when the candidate limit is reached.
-    #[inline]
-    fn keep_or_offer(
-        &mut self,
-        lines: &Lines,
-        cand: Candidate,
-        key: usize,
-        level: &mut Level,
-    ) -> Option<()> {
-        if key < 8 {
-            self.offer(lines, &cand, key + 1, level)
-        } else if self.current.len() == CANDIDATE_LIMIT {
-            None
-        } else {
-            self.current.push(cand);
-            Some(())
-        }
     }
 
     /// The key row for grids whose lines repeat a digit: every allowed line through every
@@ -812,12 +811,29 @@ impl Canonicalizer {
         level: usize,
         best: &mut Level,
     ) -> Option<()> {
+        let clues = &lines.clues[usize::from(c.orient)];
+        self.offer_with(lines, c, level, best, |_, r| c.permuted_mask(clues[r]))
+    }
+
+    /// [`offer`](Self::offer) with the clue mask of the `i`-th allowed source row `r` given
+    /// by `mask(i, r)`.
+    #[inline]
+    fn offer_with(
+        &mut self,
+        lines: &Lines,
+        c: &Candidate,
+        level: usize,
+        best: &mut Level,
+        mask: impl Fn(usize, usize) -> u16,
+    ) -> Option<()> {
         let orient = usize::from(c.orient);
         let mut rest = c.choices(level);
+        let mut i = 0;
         while rest != 0 {
             let r = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if best.beats(c.permuted_mask(lines.clues[orient][r]), 3) {
+            i += 1;
+            if best.beats(mask(i - 1, r), 3) {
                 continue;
             }
             let (mut label, mut next) = (c.label, c.next);
