@@ -199,15 +199,6 @@ fn parse_field(field: &[u8]) -> Result<Grid, RecordError> {
     Grid::from_line_bytes(field).map_err(RecordError::Grid)
 }
 
-/// A read error in a CSV input; `last_line` is the line of the last record read completely.
-fn read_error(label: &str, cause: io::Error, last_line: u64) -> InputError {
-    InputError::Read {
-        path: label.to_string(),
-        line: last_line,
-        cause,
-    }
-}
-
 /// Pick the CSV delimiter of a header line: the most frequent of `,` `;` tab (`,` if none).
 pub(super) fn csv_delimiter(header: &[u8]) -> u8 {
     [b',', b';', b'\t']

@@ -47,13 +47,7 @@ impl LineReader {
             match self.src.fill_buf() {
                 Ok(b) => break b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    return Err(InputError::Read {
-                        path: label.to_string(),
-                        line: self.line,
-                        cause: e,
-                    })
-                }
+                Err(e) => return Err(read_error(label, e, self.line)),
             }
         };
         let Some(end) = memchr::memchr2(b'\n', b'\r', avail).filter(|&e| e <= MAX_LINE) else {
@@ -82,13 +76,7 @@ impl LineReader {
             let avail = match self.src.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    return Err(InputError::Read {
-                        path: label.to_string(),
-                        line: self.line,
-                        cause: e,
-                    })
-                }
+                Err(e) => return Err(read_error(label, e, self.line)),
             };
             if avail.is_empty() {
                 break;

@@ -164,6 +164,15 @@ const PUZZLE_NAMES: [&str; 4] = ["puzzle", "quizzes", "quiz", "question"];
 const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
 const ID_NAMES: [&str; 1] = ["id"];
 
+/// A read error in input `label`; `last_line` is the line of the last record read completely.
+pub(super) fn read_error(label: &str, cause: io::Error, last_line: u64) -> InputError {
+    InputError::Read {
+        path: label.to_string(),
+        line: last_line,
+        cause,
+    }
+}
+
 /// How a line is parsed into a [`Record`]: what is kept besides the puzzle.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ParseOptions {
