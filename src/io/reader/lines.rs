@@ -1,6 +1,7 @@
 //! Line files: one puzzle per line, fields split on `,` `;` tab and space, `#` comments and
 //! blank lines skipped; the [`LineReader`] under every line-based format (lines, blocks).
 
+use super::raw::RawBatch;
 use super::*;
 
 /// Reads lines into one reused buffer, tracking line numbers, the BOM and line ends: `\n`,
@@ -65,6 +66,38 @@ impl LineReader {
         let value = f(self.line, &avail[..end]);
         self.src.consume(used);
         Ok(Some(value))
+    }
+
+    /// The whole lines the read buffer holds, into `out` as blocks (numbers shifted by
+    /// `offset`), without looking at each line here: the workers split them; blocks stop once
+    /// `budget` records are in (the last block may pass it). Returns the records added, or `Ok(None)` when the buffer holds no whole line or the next line needs
+    /// [`next_line`](Self::next_line) (line 1 and its BOM, a `\n` that may belong to a `\r`).
+    #[inline]
+    pub(super) fn buffered_lines(
+        &mut self,
+        label: &str,
+        offset: u64,
+        out: &mut RawBatch,
+        budget: usize,
+    ) -> Result<Option<usize>, InputError> {
+        if self.after_cr || self.line == 0 {
+            return Ok(None);
+        }
+        let avail = loop {
+            match self.src.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(read_error(label, e, self.line)),
+            }
+        };
+        let Some(last) = memchr::memrchr(b'\n', avail) else {
+            return Ok(None);
+        };
+        let (lines, records, taken) =
+            out.push_lines(self.line + 1 + offset, &avail[..=last], budget);
+        self.line += lines;
+        self.src.consume(taken);
+        Ok(Some(records))
     }
 
     /// The next line without its line break and, on line 1, without a BOM.

@@ -32,6 +32,7 @@ use lines::{is_blank_or_comment, parse_line, too_long, LineReader};
 use shard::open_shard;
 
 pub use raw::RawBatch;
+pub(crate) use raw::RawItem;
 
 /// How to read an input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -377,8 +378,9 @@ impl RecordReader {
         }
     }
 
-    /// Append up to `max` records to `out`, unparsed where the format allows (see
-    /// [`RawBatch`]); returns how many were added (0 at the end).
+    /// Append `max` records to `out` (fewer at the end of the input; a block of lines may take
+    /// it a little past `max`), unparsed where the format allows (see [`RawBatch`]); returns
+    /// how many were added (0 at the end).
     pub fn read_raw_batch(&mut self, out: &mut RawBatch, max: usize) -> Result<usize, InputError> {
         out.set_options(self.parse_options());
         let start = out.len();
@@ -390,6 +392,15 @@ impl RecordReader {
                 _ => false,
             };
         while out.len() - start < max {
+            if raw {
+                if let Kind::Lines(r) = &mut self.kind {
+                    let budget = max - (out.len() - start);
+                    if let Some(n) = r.buffered_lines(&self.label, self.line_offset, out, budget)? {
+                        self.records += n as u64;
+                        continue;
+                    }
+                }
+            }
             let more = if raw {
                 self.next_raw(out)?
             } else {

@@ -2,13 +2,16 @@
 //! is, and the pipeline's workers parse them in parallel (parsing an 81-byte line costs about
 //! as much as solving an easy puzzle, so on one reader thread it capped the whole run).
 //!
-//! A line file's line is kept as its bytes and parsed by [`parse_line`] on the worker; a CSV
-//! row keeps the bytes of its puzzle, solution and id fields. Everything else (blocks, boards,
+//! A line file's lines travel as blocks of whole lines ([`RawItem::Lines`]: the reader copies
+//! what its read buffer holds in one go and only counts the line breaks), split and parsed by
+//! [`parse_line`] on the worker; a line that needs more care (one straddling a buffer refill,
+//! one after a lone `\r`) travels alone. A CSV row keeps the bytes of its puzzle, solution and
+//! id fields. Everything else (blocks, boards,
 //! CSV rows whose text is kept for passthrough, records with an attached solutions file,
 //! too-long lines) is parsed on the reader as before and travels as a [`Record`].
 
 use super::csv::csv_record;
-use super::lines::parse_line;
+use super::lines::{is_blank_or_comment, parse_line, too_long, Line};
 use super::*;
 
 /// Records as read: their bytes in one buffer, and where each one is.
@@ -16,6 +19,10 @@ use super::*;
 pub struct RawBatch {
     bytes: Vec<u8>,
     items: Vec<RawItem>,
+    /// Records the items stand for (a block of lines stands for several).
+    records: usize,
+    /// Whether an item is a block of lines (so items and records are not one to one).
+    blocks: bool,
     options: ParseOptions,
 }
 
@@ -24,6 +31,16 @@ pub struct RawBatch {
 pub(crate) enum RawItem {
     /// A line of a line file, `bytes[start..end]`.
     Line { line: u64, start: usize, end: usize },
+    /// Whole lines of a line file, `bytes[start..end]` (each line ended by its line break),
+    /// the first one numbered `line`; `records` of them are records (not blank, not comments);
+    /// `cr`: some line break is a `\r` or `\r\n` (without, lines are split on `\n` alone).
+    Lines {
+        line: u64,
+        start: usize,
+        end: usize,
+        records: usize,
+        cr: bool,
+    },
     /// A CSV row's puzzle field, and its solution and id fields if any (ranges of `bytes`).
     Csv {
         line: u64,
@@ -43,24 +60,35 @@ impl RawBatch {
         RawBatch {
             bytes: Vec::with_capacity(self.bytes.len()),
             items: Vec::with_capacity(self.items.len()),
+            records: 0,
+            blocks: false,
             options: self.options,
         }
     }
 
     /// Records in the batch.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.records
     }
 
-    /// True when the batch holds no record.
+    /// True when the batch holds nothing from the input (not even blank lines).
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
     /// Every record, parsed, in order (on the calling thread).
     pub fn into_records(self) -> Vec<Record> {
+        let mut records = Vec::with_capacity(self.records);
         let (bytes, items) = self.into_parts();
-        items.into_iter().map(|item| bytes.parse(item)).collect()
+        for item in items {
+            bytes.each(item, |r| records.push(r));
+        }
+        records
+    }
+
+    /// Whether some item stands for several records (see [`RawItem::records`]).
+    pub(crate) fn has_blocks(&self) -> bool {
+        self.blocks
     }
 
     /// The bytes (to parse items with) and the items.
@@ -78,7 +106,46 @@ impl RawBatch {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(text);
         let end = self.bytes.len();
-        self.items.push(RawItem::Line { line, start, end });
+        self.push_item(RawItem::Line { line, start, end });
+    }
+
+    /// Append whole lines (`text` ends with a line break) as blocks of about `BLOCK` bytes,
+    /// the first line numbered `line`, until `budget` records are in. Returns the line breaks,
+    /// the records added and the bytes of `text` taken (whole lines).
+    pub(super) fn push_lines(
+        &mut self,
+        line: u64,
+        text: &[u8],
+        budget: usize,
+    ) -> (u64, usize, usize) {
+        /// Bytes per block: small enough that the workers share a batch evenly (about 60
+        /// Kaggle lines), large enough that a block costs nothing per line.
+        const BLOCK: usize = 5 << 10;
+        let base = self.bytes.len();
+        let (mut lines, mut records, mut at) = (0u64, 0usize, 0usize);
+        while at < text.len() && records < budget {
+            let end = match text.get(at + BLOCK..) {
+                None => text.len(),
+                Some(rest) => {
+                    memchr::memchr(b'\n', rest).map_or(text.len(), |i| at + BLOCK + i + 1)
+                }
+            };
+            let (n, r, cr) = count_lines(&text[at..end]);
+            self.items.push(RawItem::Lines {
+                line: line + lines,
+                start: base + at,
+                end: base + end,
+                records: r,
+                cr,
+            });
+            self.blocks = true;
+            self.records += r;
+            lines += n;
+            records += r;
+            at = end;
+        }
+        self.bytes.extend_from_slice(&text[..at]);
+        (lines, records, at)
     }
 
     /// Keep `field` (absent: `None`); its range in the batch.
@@ -89,16 +156,84 @@ impl RawBatch {
     }
 
     pub(super) fn push_item(&mut self, item: RawItem) {
+        self.records += item.records();
         self.items.push(item);
     }
 
     pub(super) fn push_record(&mut self, record: Record) {
-        self.items.push(RawItem::Parsed(Box::new(record)));
+        self.push_item(RawItem::Parsed(Box::new(record)));
     }
 
     pub(super) fn set_options(&mut self, options: ParseOptions) {
         self.options = options;
     }
+}
+
+impl RawItem {
+    /// How many records the item stands for.
+    #[inline]
+    pub(crate) fn records(&self) -> usize {
+        match self {
+            RawItem::Lines { records, .. } => *records,
+            _ => 1,
+        }
+    }
+}
+
+/// Line breaks and records in `text`, whole lines each ended by a line break (`\n`, `\r\n`
+/// or a lone `\r`, as [`LineReader`] reads them). Without a `\r`, and with no line that starts
+/// with a space or `#` (or is empty), every `\n` ends a record: counted by the vector search
+/// for `\n`, with one look at the byte after each. Otherwise the lines are walked one by one.
+/// Also says whether `text` holds a `\r`.
+fn count_lines(text: &[u8]) -> (u64, usize, bool) {
+    debug_assert_eq!(text.last(), Some(&b'\n'));
+    // Bytes that may start a blank or comment line.
+    let suspect = |b: u8| b.is_ascii_whitespace() || b == b'#';
+    let mut suspects = suspect(text[0]);
+    let mut breaks = 0usize;
+    for at in memchr::memchr_iter(b'\n', text) {
+        breaks += 1;
+        suspects |= text.get(at + 1).is_some_and(|&b| suspect(b));
+    }
+    let cr = memchr::memchr(b'\r', text).is_some();
+    if !suspects && !cr {
+        return (breaks as u64, breaks, cr);
+    }
+    let (mut lines, mut records) = (0u64, 0usize);
+    for_each_line(text, cr, |line| {
+        lines += 1;
+        records += usize::from(!is_blank_or_comment(line));
+    });
+    (lines, records, cr)
+}
+
+/// Each line of `text` (whole lines, as in [`count_lines`]) without its line break; `cr`: the
+/// text may hold a `\r` (without one, a line of 81 cells is taken without a search).
+#[inline]
+fn for_each_line(mut text: &[u8], cr: bool, mut f: impl FnMut(&[u8])) {
+    if cr {
+        while let Some(i) = memchr::memchr2(b'\n', b'\r', text) {
+            f(&text[..i]);
+            let crlf = text[i] == b'\r' && text.get(i + 1) == Some(&b'\n');
+            text = &text[i + 1 + usize::from(crlf)..];
+        }
+    } else {
+        while !text.is_empty() {
+            // A line of 81 bytes: its break is at 81 and none before (checked without an early
+            // exit, which compiles to a few vector compares).
+            let i = match text.get(..=CELLS) {
+                Some([cells @ .., b'\n'])
+                    if !cells.iter().fold(false, |a, &b| a | (b == b'\n')) =>
+                {
+                    CELLS
+                }
+                _ => memchr::memchr(b'\n', text).unwrap_or(text.len()),
+            };
+            f(&text[..i]);
+            text = text.get(i + 1..).unwrap_or_default();
+        }
+    }
+    debug_assert!(text.is_empty());
 }
 
 /// The bytes of a batch, shared by the workers that parse its items.
@@ -124,7 +259,36 @@ impl RawBytes {
                 id,
             } => csv_record(line, field(puzzle), solution.map(field), id.map(field)),
             RawItem::Parsed(record) => *record,
+            RawItem::Lines { .. } => unreachable!("a block of lines goes through `each`"),
         }
+    }
+
+    /// Each record `item` stands for, in order, to `f` (exactly [`RawItem::records`] of them).
+    #[inline]
+    pub(crate) fn each(&self, item: RawItem, mut f: impl FnMut(Record)) {
+        let RawItem::Lines {
+            line,
+            start,
+            end,
+            cr,
+            ..
+        } = item
+        else {
+            return f(self.parse(item));
+        };
+        let mut number = line;
+        for_each_line(&self.bytes[start..end], cr, |text| {
+            if text.len() > MAX_LINE {
+                f(too_long(&Line {
+                    number,
+                    text: &text[..MAX_LINE],
+                    len: text.len() as u64,
+                }));
+            } else if !is_blank_or_comment(text) {
+                f(parse_line(text, number, self.options));
+            }
+            number += 1;
+        });
     }
 }
 
@@ -183,6 +347,24 @@ mod tests {
             format!("# comment\n{puzzle}\n\n{puzzle} {solved}\r\nabc\nid7 {puzzle} 3\n12345\n"),
             format!("puzzle,solution,id\n{puzzle},{solved},a\n{puzzle},,\"b,c\"\n,x\nshort\n"),
             format!("id;quizzes\n1;{puzzle}\n\n2;{solved}\n"),
+            // Blocks of lines: short lines whose 82nd byte is a line break, lines of every
+            // length around 81, blank, comment and indented lines, a lone `\r` in a long run.
+            "x\n".repeat(300),
+            (0..400)
+                .map(|i| match i % 9 {
+                    0 => String::new(),
+                    1 => " # comment".to_string(),
+                    2 => format!("\t{puzzle}"),
+                    3 if i == 300 => format!("{puzzle}\r{solved}"),
+                    _ => format!("{puzzle}{}", "7".repeat(i % 5))
+                        .chars()
+                        .skip(i % 4)
+                        .collect(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            // A line too long to be a record, whole in a 2 MiB read buffer.
+            format!("{puzzle}\n{}\n{puzzle}\n", "5".repeat(MAX_LINE + 10)),
         ];
         for (i, text) in texts.iter().enumerate() {
             for (keep_text, skip_solutions) in [(false, false), (true, false), (false, true)] {
@@ -191,7 +373,7 @@ mod tests {
                     skip_solutions,
                     ..ReaderOptions::default()
                 };
-                for (max, buffer) in [(1, 1 << 16), (2, 100), (5, 83), (100, 4096), (3, 1 << 16)] {
+                for (max, buffer) in [(1, 1 << 16), (2, 100), (5, 83), (100, 4096), (3, 1 << 21)] {
                     let (one, raw) = both_ways(text, &options, max, buffer);
                     assert!(!one.is_empty());
                     assert_eq!(raw, one, "{text:?} {options:?} max {max} buffer {buffer}");
