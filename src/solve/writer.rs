@@ -59,7 +59,13 @@ pub struct ResultWriter<W: Write> {
     names: Option<(Vec<String>, Vec<String>)>,
     /// The jsonl result names without passthrough (computed once, not per record).
     plain_names: Vec<String>,
+    /// Line records not yet handed to `out`: formatted here in place, and written in
+    /// [`LINES_BUFFER`]-byte pieces (one copy of each byte on the way, not two).
+    lines: Vec<u8>,
 }
+
+/// Bytes of line records gathered before they are written.
+const LINES_BUFFER: usize = 1 << 16;
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
 
@@ -86,6 +92,7 @@ impl<W: Write> ResultWriter<W> {
             file: String::new(),
             names: None,
             plain_names: plain_result_names(false),
+            lines: Vec::new(),
         }
     }
 
@@ -166,7 +173,9 @@ impl<W: Write> ResultWriter<W> {
 
     /// Write one record.
     pub fn write(&mut self, r: &SolvedRecord) -> io::Result<()> {
-        self.start()?;
+        if self.header {
+            self.start()?;
+        }
         match self.format {
             OutputFormat::Line => self.write_line(r),
             OutputFormat::Csv => self.write_csv(r),
@@ -175,20 +184,31 @@ impl<W: Write> ResultWriter<W> {
     }
 
     fn write_line(&mut self, r: &SolvedRecord) -> io::Result<()> {
+        if self.lines.capacity() == 0 {
+            self.lines.reserve_exact(LINES_BUFFER + CELLS + 1);
+        }
         match (&r.outcome, r.status()) {
             (Some(o), RecordStatus::Solved) => {
-                let mut buf = [0u8; CELLS + 1];
-                o.solution
-                    .expect("solved has a solution")
-                    .write_line(b'0', (&mut buf[..CELLS]).try_into().expect("81"));
-                buf[CELLS] = b'\n';
-                self.out.write_all(&buf)
+                let grid = o.solution.as_ref().expect("solved has a solution");
+                // Cells are 1..=9 in a solution: one add each, as vector code.
+                self.lines.extend(grid.cells().iter().map(|&v| b'0' + v));
             }
-            (_, status) => {
-                self.out.write_all(status.as_str().as_bytes())?;
-                self.out.write_all(b"\n")
-            }
+            (_, status) => self.lines.extend_from_slice(status.as_str().as_bytes()),
         }
+        self.lines.push(b'\n');
+        if self.lines.len() >= LINES_BUFFER {
+            self.write_lines()?;
+        }
+        Ok(())
+    }
+
+    /// Hand the gathered line records to `out`.
+    fn write_lines(&mut self) -> io::Result<()> {
+        if !self.lines.is_empty() {
+            self.out.write_all(&self.lines)?;
+            self.lines.clear();
+        }
+        Ok(())
     }
 
     fn write_csv(&mut self, r: &SolvedRecord) -> io::Result<()> {
@@ -280,14 +300,16 @@ impl<W: Write> ResultWriter<W> {
         obj.end()
     }
 
-    /// Flush the underlying writer.
+    /// Flush the underlying writer (with the line records gathered so far).
     pub fn flush(&mut self) -> io::Result<()> {
+        self.write_lines()?;
         self.out.flush()
     }
 
-    /// The underlying writer.
-    pub fn into_inner(self) -> W {
-        self.out
+    /// The underlying writer, the line records gathered so far written to it.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.write_lines()?;
+        Ok(self.out)
     }
 }
 
@@ -360,7 +382,7 @@ mod tests {
         for r in records {
             w.write(r).unwrap();
         }
-        String::from_utf8(w.into_inner()).unwrap()
+        String::from_utf8(w.into_inner().unwrap()).unwrap()
     }
 
     const P: &str =

@@ -151,7 +151,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let collect = |r: &mut SolvedRecord| totals.add(&label, r, limit, args.report.strict, &bar);
         job.stage(reader, &work, collect, &mut writer, &bar)?;
     }
-    job.commit(writer.into_inner())?;
+    job.commit(anyhow::Context::context(
+        writer.into_inner(),
+        "cannot write the output",
+    )?)?;
     bar.finish();
     totals
         .diagnostics
