@@ -5,6 +5,89 @@ use super::csv_rows::RowReader;
 use super::raw::{RawBatch, RawItem};
 use super::*;
 
+/// How the rows of a CSV input are split into records (shared with the workers, which split
+/// quote-free rows themselves).
+#[derive(Debug)]
+pub(crate) struct CsvLayout {
+    pub(super) delimiter: u8,
+    pub(super) puzzle: usize,
+    pub(super) puzzle_name: String,
+    pub(super) solution: Option<usize>,
+    pub(super) id: Option<usize>,
+}
+
+/// A row that is no record: empty, or one field of blanks (skipped like a blank line).
+pub(super) fn blank_row(row: &[u8], delimiter: u8) -> bool {
+    row.iter().all(u8::is_ascii_whitespace) && !row.contains(&delimiter)
+}
+
+impl CsvLayout {
+    /// The record of a quote-free `row` (without its `\n`) on `line`: what
+    /// [`CsvReader::next`] gives for it (without text). `None` for a [`blank_row`].
+    #[inline]
+    pub(super) fn record(&self, line: u64, row: &[u8]) -> Option<Record> {
+        // The common row: only its first field is wanted, and it is 81 cells (which holds no
+        // delimiter and no blank, so it is the whole field, trimmed).
+        if self.puzzle == 0 && self.solution.is_none() && self.id.is_none() {
+            if let Some(cells) = row.get(..=CELLS).and_then(|r| r.split_last()) {
+                if *cells.0 == self.delimiter {
+                    let grid = cells.1.try_into().ok().and_then(Grid::from_cell_bytes);
+                    if let Some(grid) = grid {
+                        return Some(Record {
+                            line,
+                            id: None,
+                            puzzle: Ok(grid),
+                            solution: None,
+                            text: RecordText::default(),
+                        });
+                    }
+                }
+            }
+        }
+        if blank_row(row, self.delimiter) {
+            return None;
+        }
+        let last = [Some(self.puzzle), self.solution, self.id]
+            .into_iter()
+            .flatten()
+            .max()
+            .unwrap_or(0);
+        let (mut puzzle, mut solution, mut id) = (None, None, None);
+        let ends = memchr::memchr_iter(self.delimiter, row).chain([row.len()]);
+        let (mut index, mut start) = (0, 0);
+        for end in ends {
+            let field = Some(row[start..end].trim_ascii());
+            if index == self.puzzle {
+                puzzle = field;
+            } else if Some(index) == self.solution {
+                solution = field;
+            } else if Some(index) == self.id {
+                id = field;
+            }
+            index += 1;
+            start = end + 1;
+            if index > last {
+                break;
+            }
+        }
+        let solution = solution.filter(|f| !f.is_empty());
+        // Without a puzzle field, every field was looked at: `index` is their number.
+        let Some(puzzle) = puzzle else {
+            return Some(Record {
+                line,
+                id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
+                puzzle: Err(RecordError::MissingField {
+                    column: self.puzzle_name.clone(),
+                    fields: index,
+                }),
+                solution: solution.map(parse_field),
+                text: RecordText::default(),
+            });
+        };
+        Some(csv_record(line, puzzle, solution, id))
+    }
+}
+
 /// CSV input with a header: the puzzle, solution and id columns by index.
 pub(super) struct CsvReader {
     pub(super) rows: RowReader<CsvLineEnds<Source>>,
@@ -19,6 +102,8 @@ pub(super) struct CsvReader {
     pub(super) keep_text: bool,
     /// The header row, for output that repeats the input's columns.
     pub(super) headers: ::csv::ByteRecord,
+    /// The columns, for rows read in blocks.
+    pub(super) layout: Arc<CsvLayout>,
 }
 
 pub(super) fn find_column(headers: &::csv::ByteRecord, names: &[&str]) -> Option<usize> {
@@ -68,10 +153,19 @@ impl CsvReader {
             });
         };
         let puzzle_name = String::from_utf8_lossy(&headers[puzzle]).trim().to_string();
+        let solution = find_column(&headers, &SOLUTION_NAMES)
+            .filter(|&s| s != puzzle && !options.skip_solutions);
+        let id = find_column(&headers, &ID_NAMES).filter(|&s| s != puzzle);
         Ok(CsvReader {
-            solution: find_column(&headers, &SOLUTION_NAMES)
-                .filter(|&s| s != puzzle && !options.skip_solutions),
-            id: find_column(&headers, &ID_NAMES).filter(|&s| s != puzzle),
+            layout: Arc::new(CsvLayout {
+                delimiter,
+                puzzle,
+                puzzle_name: puzzle_name.clone(),
+                solution,
+                id,
+            }),
+            solution,
+            id,
             rows,
             row: ::csv::ByteRecord::new(),
             puzzle,
@@ -84,6 +178,33 @@ impl CsvReader {
 
     pub(super) fn next(&mut self, label: &str) -> Result<Option<Record>, InputError> {
         Ok(self.read_row(label)?.map(|line| self.record(line)))
+    }
+
+    /// The quote-free rows the read buffer holds, into `out` as blocks the workers split
+    /// (numbers shifted by `offset`), until `budget` records are in. Returns the records
+    /// added, or `Ok(None)` when the buffer holds no whole row or a quote comes first:
+    /// [`next_raw`](Self::next_raw) then reads the next row.
+    pub(super) fn next_block(
+        &mut self,
+        label: &str,
+        offset: u64,
+        out: &mut RawBatch,
+        budget: usize,
+    ) -> Result<Option<usize>, InputError> {
+        let layout = &self.layout;
+        let taken = self
+            .rows
+            .buffered_lines(|first, text| {
+                let taken = out.push_lines(first + offset, text, budget, Some(layout));
+                (taken.bytes, taken.lines, taken)
+            })
+            .map_err(|e| read_error(label, e, self.last_line))?;
+        Ok(taken.map(|taken| {
+            if taken.records > 0 {
+                self.last_line = taken.last_record - offset;
+            }
+            taken.records
+        }))
     }
 
     /// The next row into `out` unparsed (its puzzle, solution and id fields), or parsed when

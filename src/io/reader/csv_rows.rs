@@ -110,6 +110,35 @@ impl<R: Read> RowReader<R> {
         Ok(Some(record))
     }
 
+    /// The whole quote-free lines the read buffer holds (each with its `\n`, blank ones
+    /// included), handed to `take`, which returns how many bytes and lines it used (whole
+    /// lines). `Ok(None)`: the buffer holds no whole line, or a quote comes before its last
+    /// line break: [`read`](Self::read) then goes on.
+    #[inline]
+    pub(super) fn buffered_lines<T>(
+        &mut self,
+        take: impl FnOnce(u64, &[u8]) -> (usize, u64, T),
+    ) -> io::Result<Option<T>> {
+        let avail = loop {
+            match self.src.fill_buf() {
+                Ok(b) => break b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        let Some(last) = memchr::memrchr(b'\n', avail) else {
+            return Ok(None);
+        };
+        let text = &avail[..=last];
+        if memchr::memchr(b'"', text).is_some() {
+            return Ok(None);
+        }
+        let (bytes, lines, value) = take(self.line + 1, text);
+        self.line += lines;
+        self.src.consume(bytes);
+        Ok(Some(value))
+    }
+
     /// Append the next line, with its `\n`, to `buf`; false at the end of the input.
     fn read_line(&mut self) -> io::Result<bool> {
         let mut read = false;

@@ -93,11 +93,10 @@ impl LineReader {
         let Some(last) = memchr::memrchr(b'\n', avail) else {
             return Ok(None);
         };
-        let (lines, records, taken) =
-            out.push_lines(self.line + 1 + offset, &avail[..=last], budget);
-        self.line += lines;
-        self.src.consume(taken);
-        Ok(Some(records))
+        let taken = out.push_lines(self.line + 1 + offset, &avail[..=last], budget, None);
+        self.line += taken.lines;
+        self.src.consume(taken.bytes);
+        Ok(Some(taken.records))
     }
 
     /// The next line without its line break and, on line 1, without a BOM.

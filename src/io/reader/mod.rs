@@ -393,12 +393,16 @@ impl RecordReader {
             };
         while out.len() - start < max {
             if raw {
-                if let Kind::Lines(r) = &mut self.kind {
-                    let budget = max - (out.len() - start);
-                    if let Some(n) = r.buffered_lines(&self.label, self.line_offset, out, budget)? {
-                        self.records += n as u64;
-                        continue;
-                    }
+                let budget = max - (out.len() - start);
+                let (label, offset) = (&self.label, self.line_offset);
+                let block = match &mut self.kind {
+                    Kind::Lines(r) => r.buffered_lines(label, offset, out, budget)?,
+                    Kind::Csv(r) => r.next_block(label, offset, out, budget)?,
+                    _ => None,
+                };
+                if let Some(n) = block {
+                    self.records += n as u64;
+                    continue;
                 }
             }
             let more = if raw {

@@ -10,7 +10,7 @@
 //! CSV rows whose text is kept for passthrough, records with an attached solutions file,
 //! too-long lines) is parsed on the reader as before and travels as a [`Record`].
 
-use super::csv::csv_record;
+use super::csv::{blank_row, csv_record, CsvLayout};
 use super::lines::{is_blank_or_comment, parse_line, too_long, Line};
 use super::*;
 
@@ -24,6 +24,19 @@ pub struct RawBatch {
     /// Whether an item is a block of lines (so items and records are not one to one).
     blocks: bool,
     options: ParseOptions,
+    /// How the CSV rows of [`Block::Csv`] items are split.
+    csv: Option<Arc<CsvLayout>>,
+}
+
+/// What a block of lines holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Block {
+    /// Lines of a line file; `cr`: some line break is a `\r` or `\r\n` (without, lines are
+    /// split on `\n` alone).
+    Lines { cr: bool },
+    /// Quote-free rows of a CSV file (whose line breaks are all `\n`), split as the batch's
+    /// [`CsvLayout`] says.
+    Csv,
 }
 
 /// One record of a [`RawBatch`].
@@ -31,15 +44,14 @@ pub struct RawBatch {
 pub(crate) enum RawItem {
     /// A line of a line file, `bytes[start..end]`.
     Line { line: u64, start: usize, end: usize },
-    /// Whole lines of a line file, `bytes[start..end]` (each line ended by its line break),
-    /// the first one numbered `line`; `records` of them are records (not blank, not comments);
-    /// `cr`: some line break is a `\r` or `\r\n` (without, lines are split on `\n` alone).
+    /// Whole lines, `bytes[start..end]` (each line ended by its line break), the first one
+    /// numbered `line`; `records` of them are records (not blank, not comments).
     Lines {
         line: u64,
         start: usize,
         end: usize,
         records: usize,
-        cr: bool,
+        kind: Block,
     },
     /// A CSV row's puzzle field, and its solution and id fields if any (ranges of `bytes`).
     Csv {
@@ -63,6 +75,7 @@ impl RawBatch {
             records: 0,
             blocks: false,
             options: self.options,
+            csv: self.csv.clone(),
         }
     }
 
@@ -78,11 +91,17 @@ impl RawBatch {
 
     /// Every record, parsed, in order (on the calling thread).
     pub fn into_records(self) -> Vec<Record> {
-        let mut records = Vec::with_capacity(self.records);
+        let counted = self.records;
+        let mut records = Vec::with_capacity(counted);
         let (bytes, items) = self.into_parts();
         for item in items {
             bytes.each(item, |r| records.push(r));
         }
+        assert_eq!(
+            records.len(),
+            counted,
+            "the items gave other than their records"
+        );
         records
     }
 
@@ -97,6 +116,7 @@ impl RawBatch {
             RawBytes {
                 bytes: self.bytes,
                 options: self.options,
+                csv: self.csv,
             },
             self.items,
         )
@@ -110,42 +130,59 @@ impl RawBatch {
     }
 
     /// Append whole lines (`text` ends with a line break) as blocks of about `BLOCK` bytes,
-    /// the first line numbered `line`, until `budget` records are in. Returns the line breaks,
-    /// the records added and the bytes of `text` taken (whole lines).
+    /// the first line numbered `line`, until `budget` records are in: lines of a line file,
+    /// or with `csv`, quote-free rows of a CSV file split as it says. Returns the line breaks,
+    /// the records added, the bytes of `text` taken (whole lines) and the number of the last
+    /// record's line (0: none).
     pub(super) fn push_lines(
         &mut self,
         line: u64,
         text: &[u8],
         budget: usize,
-    ) -> (u64, usize, usize) {
+        csv: Option<&Arc<CsvLayout>>,
+    ) -> Taken {
         /// Bytes per block: small enough that the workers share a batch evenly (about 60
         /// Kaggle lines), large enough that a block costs nothing per line.
         const BLOCK: usize = 5 << 10;
+        if let Some(layout) = csv {
+            if self.csv.as_ref().is_none_or(|l| !Arc::ptr_eq(l, layout)) {
+                self.csv = Some(layout.clone());
+            }
+        }
         let base = self.bytes.len();
-        let (mut lines, mut records, mut at) = (0u64, 0usize, 0usize);
-        while at < text.len() && records < budget {
+        let mut taken = Taken::default();
+        let mut at = 0;
+        while at < text.len() && taken.records < budget {
             let end = match text.get(at + BLOCK..) {
                 None => text.len(),
                 Some(rest) => {
                     memchr::memchr(b'\n', rest).map_or(text.len(), |i| at + BLOCK + i + 1)
                 }
             };
-            let (n, r, cr) = count_lines(&text[at..end]);
+            let counted = match csv {
+                None => count_lines(&text[at..end]),
+                Some(layout) => count_rows(&text[at..end], layout.delimiter),
+            };
+            let first = line + taken.lines;
             self.items.push(RawItem::Lines {
-                line: line + lines,
+                line: first,
                 start: base + at,
                 end: base + end,
-                records: r,
-                cr,
+                records: counted.records,
+                kind: counted.kind,
             });
             self.blocks = true;
-            self.records += r;
-            lines += n;
-            records += r;
+            self.records += counted.records;
+            if let Some(last) = counted.last_record {
+                taken.last_record = first + last;
+            }
+            taken.lines += counted.lines;
+            taken.records += counted.records;
             at = end;
         }
         self.bytes.extend_from_slice(&text[..at]);
-        (lines, records, at)
+        taken.bytes = at;
+        taken
     }
 
     /// Keep `field` (absent: `None`); its range in the batch.
@@ -180,31 +217,91 @@ impl RawItem {
     }
 }
 
-/// Line breaks and records in `text`, whole lines each ended by a line break (`\n`, `\r\n`
-/// or a lone `\r`, as [`LineReader`] reads them). Without a `\r`, and with no line that starts
-/// with a space or `#` (or is empty), every `\n` ends a record: counted by the vector search
-/// for `\n`, with one look at the byte after each. Otherwise the lines are walked one by one.
-/// Also says whether `text` holds a `\r`.
-fn count_lines(text: &[u8]) -> (u64, usize, bool) {
+/// What [`RawBatch::push_lines`] took.
+#[derive(Debug, Default)]
+pub(super) struct Taken {
+    /// Line breaks.
+    pub(super) lines: u64,
+    /// Records.
+    pub(super) records: usize,
+    /// Bytes.
+    pub(super) bytes: usize,
+    /// The number of the last record's line (0: no record).
+    pub(super) last_record: u64,
+}
+
+/// What one block holds.
+struct Counted {
+    lines: u64,
+    records: usize,
+    /// The last record's line, counted from 0 at the block's first line.
+    last_record: Option<u64>,
+    kind: Block,
+}
+
+/// Whether some line of `text` (whole lines) starts with a byte in `suspect`, and the number
+/// of `\n`: by the vector search for `\n`, with one look at the byte after each.
+fn scan_lines(text: &[u8], suspect: impl Fn(u8) -> bool) -> (bool, usize) {
     debug_assert_eq!(text.last(), Some(&b'\n'));
-    // Bytes that may start a blank or comment line.
-    let suspect = |b: u8| b.is_ascii_whitespace() || b == b'#';
     let mut suspects = suspect(text[0]);
     let mut breaks = 0usize;
     for at in memchr::memchr_iter(b'\n', text) {
         breaks += 1;
         suspects |= text.get(at + 1).is_some_and(|&b| suspect(b));
     }
+    (suspects, breaks)
+}
+
+/// Count the lines of `text` one by one: `record` says which are records.
+fn walk_lines(text: &[u8], kind: Block, record: impl Fn(&[u8]) -> bool) -> Counted {
+    let mut counted = Counted {
+        lines: 0,
+        records: 0,
+        last_record: None,
+        kind,
+    };
+    for_each_line(text, kind == (Block::Lines { cr: true }), |line| {
+        if record(line) {
+            counted.records += 1;
+            counted.last_record = Some(counted.lines);
+        }
+        counted.lines += 1;
+    });
+    counted
+}
+
+/// Line breaks and records in `text`, whole lines of a line file each ended by a line break
+/// (`\n`, `\r\n` or a lone `\r`, as [`LineReader`] reads them). Without a `\r`, and with no
+/// line that starts with a space or `#` (or is empty), every `\n` ends a record. Otherwise
+/// the lines are walked one by one.
+fn count_lines(text: &[u8]) -> Counted {
+    let (suspects, breaks) = scan_lines(text, |b| b.is_ascii_whitespace() || b == b'#');
     let cr = memchr::memchr(b'\r', text).is_some();
     if !suspects && !cr {
-        return (breaks as u64, breaks, cr);
+        return every_line(breaks, Block::Lines { cr });
     }
-    let (mut lines, mut records) = (0u64, 0usize);
-    for_each_line(text, cr, |line| {
-        lines += 1;
-        records += usize::from(!is_blank_or_comment(line));
-    });
-    (lines, records, cr)
+    walk_lines(text, Block::Lines { cr }, |line| !is_blank_or_comment(line))
+}
+
+/// Every one of `breaks` lines is a record.
+fn every_line(breaks: usize, kind: Block) -> Counted {
+    Counted {
+        lines: breaks as u64,
+        records: breaks,
+        last_record: breaks.checked_sub(1).map(|l| l as u64),
+        kind,
+    }
+}
+
+/// [`count_lines`] for quote-free CSV rows (line breaks all `\n`): a row is a record unless
+/// it is empty or one field of blanks (as [`RowReader`](super::csv_rows::RowReader) and
+/// [`CsvReader`](super::csv::CsvReader) skip them).
+fn count_rows(text: &[u8], delimiter: u8) -> Counted {
+    let (suspects, breaks) = scan_lines(text, |b| b.is_ascii_whitespace());
+    if !suspects {
+        return every_line(breaks, Block::Csv);
+    }
+    walk_lines(text, Block::Csv, |row| !blank_row(row, delimiter))
 }
 
 /// Each line of `text` (whole lines, as in [`count_lines`]) without its line break; `cr`: the
@@ -241,6 +338,7 @@ fn for_each_line(mut text: &[u8], cr: bool, mut f: impl FnMut(&[u8])) {
 pub(crate) struct RawBytes {
     bytes: Vec<u8>,
     options: ParseOptions,
+    csv: Option<Arc<CsvLayout>>,
 }
 
 impl RawBytes {
@@ -270,25 +368,40 @@ impl RawBytes {
             line,
             start,
             end,
-            cr,
+            kind,
             ..
         } = item
         else {
             return f(self.parse(item));
         };
         let mut number = line;
-        for_each_line(&self.bytes[start..end], cr, |text| {
-            if text.len() > MAX_LINE {
-                f(too_long(&Line {
-                    number,
-                    text: &text[..MAX_LINE],
-                    len: text.len() as u64,
-                }));
-            } else if !is_blank_or_comment(text) {
-                f(parse_line(text, number, self.options));
+        let text = &self.bytes[start..end];
+        match kind {
+            Block::Lines { cr } => for_each_line(text, cr, |text| {
+                if text.len() > MAX_LINE {
+                    f(too_long(&Line {
+                        number,
+                        text: &text[..MAX_LINE],
+                        len: text.len() as u64,
+                    }));
+                } else if !is_blank_or_comment(text) {
+                    f(parse_line(text, number, self.options));
+                }
+                number += 1;
+            }),
+            Block::Csv => {
+                let layout = self
+                    .csv
+                    .as_deref()
+                    .expect("a CSV block comes with its layout");
+                for_each_line(text, false, |row| {
+                    if let Some(record) = layout.record(number, row) {
+                        f(record);
+                    }
+                    number += 1;
+                });
             }
-            number += 1;
-        });
+        }
     }
 }
 
@@ -321,6 +434,12 @@ mod tests {
             }
         }
         (one_by_one, raw)
+    }
+
+    /// A CSV text: `header`, then 400 rows made by `row`.
+    fn csv_rows(header: &str, row: impl Fn(usize) -> String) -> String {
+        let rows: Vec<String> = (0..400).map(row).collect();
+        format!("{header}\n{}\n", rows.join("\n"))
     }
 
     #[test]
@@ -365,6 +484,35 @@ mod tests {
                 .join("\n"),
             // A line too long to be a record, whole in a 2 MiB read buffer.
             format!("{puzzle}\n{}\n{puzzle}\n", "5".repeat(MAX_LINE + 10)),
+            // CSV rows in blocks: blank and blank-field rows, missing fields, fields around 81
+            // bytes, blanks around fields, a quoted row (its block ends before it), CRLF ends.
+            csv_rows("puzzle,solution", |i| match i % 11 {
+                0 => String::new(),
+                1 => "  ".to_string(),
+                2 => format!(" {puzzle} ,{solved}"),
+                3 => format!("{puzzle}7,{solved}"),
+                4 if i == 202 => format!("\"{puzzle}\",x"),
+                5 => format!("{},", &puzzle[..80]),
+                6 => "x".to_string(),
+                7 => ",".to_string(),
+                8 => format!("{puzzle}\r"),
+                _ => format!("{puzzle},{solved}"),
+            }),
+            csv_rows("id;quizzes;solutions", |i| match i % 7 {
+                0 => format!("a{i};{puzzle};{solved}"),
+                1 => format!("b{i}"),
+                2 => format!(" ;{puzzle}; "),
+                3 => format!("c;{puzzle};{solved};extra"),
+                4 => ";;".to_string(),
+                _ => format!("d;{puzzle}"),
+            }),
+            csv_rows("quizzes", |i| {
+                if i % 5 == 0 {
+                    "\t".into()
+                } else {
+                    puzzle.into()
+                }
+            }),
         ];
         for (i, text) in texts.iter().enumerate() {
             for (keep_text, skip_solutions) in [(false, false), (true, false), (false, true)] {
@@ -378,8 +526,8 @@ mod tests {
                     assert!(!one.is_empty());
                     assert_eq!(raw, one, "{text:?} {options:?} max {max} buffer {buffer}");
                     let listed = one.iter().filter(|r| r.solution.is_some()).count();
-                    // The third and fourth texts list solutions; the others have none to skip.
-                    let expected = !skip_solutions && (i == 2 || i == 3);
+                    // These texts list solutions; the others have none to skip.
+                    let expected = !skip_solutions && [2, 3, 8, 9].contains(&i);
                     assert_eq!(listed > 0, expected, "{text:?} {options:?}");
                 }
             }
