@@ -70,7 +70,8 @@ impl LineReader {
 
     /// The whole lines the read buffer holds, into `out` as blocks (numbers shifted by
     /// `offset`), without looking at each line here: the workers split them; blocks stop once
-    /// `budget` records are in (the last block may pass it). Returns the records added, or `Ok(None)` when the buffer holds no whole line or the next line needs
+    /// `budget` records are in (the last block may pass it). Returns the records added, or
+    /// `Ok(None)` when the buffer holds no whole line or the next line needs
     /// [`next_line`](Self::next_line) (line 1 and its BOM, a `\n` that may belong to a `\r`).
     #[inline]
     pub(super) fn buffered_lines(
