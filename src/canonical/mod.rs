@@ -191,12 +191,12 @@ impl Candidate {
             return SMALLEST_MASK[usize::from(clues)];
         }
         let f = self.free_stacks();
-        let mut counts = [0u32; 3];
+        let mut counts = [0u8; 3];
         let mut mask = 0;
         for k in 0..3 {
             let x = usize::from(clues >> (3 * self.perm[k]) & 7);
             if k < f {
-                counts[k] = x.count_ones();
+                counts[k] = ONES3[x];
             } else {
                 let v = PERMUTE3[x][usize::from(self.perm[3 + k])];
                 mask |= PUSH_RIGHT[self.free_len(k)][usize::from(v)] << (3 * (2 - k));
@@ -220,15 +220,14 @@ impl Candidate {
         mut visit: impl FnMut([u8; 6], u8) -> Option<()>,
     ) -> Option<()> {
         let f = self.free_stacks();
-        let count = |k: usize| (clues >> (3 * self.perm[k]) & 7).count_ones();
-        for order in PERMS3 {
-            // Only the free stacks move, by ascending count, the empty ones in their order.
-            if (f..3).any(|pos| order[pos] != pos)
-                || (1..f).any(|pos| {
-                    let (a, b) = (count(order[pos - 1]), count(order[pos]));
-                    a > b || (a == 0 && b == 0 && order[pos - 1] > order[pos])
-                })
-            {
+        let counts: [u8; 3] =
+            std::array::from_fn(|k| ONES3[usize::from(clues >> (3 * self.perm[k]) & 7)]);
+        for order in FREE_ORDERS[f] {
+            // The free stacks by ascending count, the empty ones in their order.
+            if (1..f).any(|pos| {
+                let (a, b) = (counts[order[pos - 1]], counts[order[pos]]);
+                a > b || (a == 0 && b == 0 && order[pos - 1] > order[pos])
+            }) {
                 continue;
             }
             let mut perm = self.perm;
@@ -284,6 +283,14 @@ const PERMUTE3: [[u16; 6]; 8] = {
     }
     t
 };
+
+/// `FREE_ORDERS[f]`: the orders of the first `f` stacks, the others staying.
+const FREE_ORDERS: [&[[usize; 3]]; 4] =
+    [&[[0, 1, 2]], &[[0, 1, 2]], &[[0, 1, 2], [1, 0, 2]], &PERMS3];
+
+/// `ONES3[x]`: the clues of a stack with clue columns `x` (a table: no `popcnt` in the
+/// baseline x86-64 target, where `count_ones` takes a dozen instructions).
+const ONES3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
 
 /// `RIGHT[n]`: a stack's 3-bit mask with `n` clues pushed right.
 const RIGHT: [u16; 4] = [0b000, 0b001, 0b011, 0b111];
@@ -473,7 +480,9 @@ impl Lines {
     fn new(grid: &Grid) -> Lines {
         let mut cells = [[[0u8; 9]; 9]; 2];
         let mut clues = [[0u16; 9]; 2];
-        let mut digits = [[0u16; 9]; 2];
+        // Digits seen in each column, and any digit seen again in its row or column.
+        let mut column_digits = [0u16; 9];
+        let mut repeated = 0u16;
         // Row by row, a row's masks in registers, without a branch per cell: whether a cell
         // holds a clue is as good as random on most puzzles.
         for (r, row) in grid.cells().chunks_exact(9).enumerate() {
@@ -484,15 +493,14 @@ impl Lines {
                 let clue = u16::from(v != 0);
                 let digit = 1u16 << v & !1;
                 row_clues |= clue << c;
+                repeated |= (row_digits | column_digits[c]) & digit;
                 row_digits |= digit;
                 clues[1][c] |= clue << r;
-                digits[1][c] |= digit;
+                column_digits[c] |= digit;
             }
             clues[0][r] = row_clues;
-            digits[0][r] = row_digits;
         }
-        let repeats =
-            (0..2).any(|o| (0..9).any(|r| digits[o][r].count_ones() != clues[o][r].count_ones()));
+        let repeats = repeated != 0;
         Lines {
             cells,
             clues,
