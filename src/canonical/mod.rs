@@ -41,7 +41,9 @@
 //!    `PERMUTE3` lookups when nothing is free). A row whose mask is *certainly larger* than
 //!    the level's best row is rejected without its digits: it has a clue at the first
 //!    position where the masks differ and the two rows share no clue position before it, so
-//!    no digit can decide earlier.
+//!    no digit can decide earlier. At the first row with a clue every column is free, so
+//!    the smallest line mask (`SMALLEST_MASK`, a table) is reached by some candidate: it
+//!    bounds the level before any line is relabelled.
 //! 3. **The class split only as far as the row needs.** The rest of the class is split into
 //!    the arrangements reaching that mask, one per class of what stays free after the row
 //!    (`arrangements`): free stacks without a clue of the row stay free, in their order; the
@@ -69,11 +71,16 @@
 //!
 //! # Measured
 //!
-//! Work per puzzle (averages over the whole set): 17-clue puzzles 44 rows offered to a level
-//! (mask test; 36 of them to a candidate with free columns), 19 arrangements relabelled and
-//! compared, 15 kept; Kaggle 1M sample 43, 46 and 32. Through the binary, alternating runs
-//! against the search before (median of 7, `canon -q --threads 1`, load ~2.5): 17-clue
-//! 0.51 → 0.21 s, Kaggle 0.25 → 0.21 s. Full solution grids ~50 µs each (`full.rs`).
+//! Work per puzzle (averages over the whole set, counted in the test build): 17-clue puzzles
+//! 44 rows offered to a level (mask test; 36 of them to a candidate with free columns), 19
+//! arrangements relabelled and compared, 15 kept; Kaggle 1M sample 43, 46 and 32 (before
+//! the first row's bound below). The search before the free columns built 71 key-row
+//! permutations per 17-clue puzzle, offered 243 rows, relabelled 98 and kept 63. Time per
+//! puzzle, one thread, in process (the search alone, release build, best of 7 passes):
+//! 17-clue 9.50 → 2.71 µs, Kaggle 8.09 → 4.52 µs from the search before the free columns to
+//! now. Through the binary, alternating runs (median of 11, `canon -q --threads 1`, load
+//! ~1): 17-clue 0.484 → 0.167 s, Kaggle 0.235 → 0.144 s. Full solution grids ~50 µs each
+//! (`full.rs`).
 //!
 //! - kept: leading empty rows handled without columns (17-clue 129 → 37 µs: two thirds of
 //!   these puzzles have an empty line, which made 1,296 permutations per empty line tie);
@@ -81,8 +88,13 @@
 //!   relabelled row gathered in a register and stored once, an extension changed in place
 //!   after its push instead of built on the stack and copied: `perf annotate` showed 12-19%
 //!   of the samples of three functions on such reloads; 17-clue 12.6 → 11.2 µs in process);
-//!   the full-grid search (~40× on full grids); the free columns of step 3 (17-clue in
-//!   process 12.2 → 3.7 µs, 243 → 44 rows offered, 98 → 19 relabelled, 63 → 15 kept).
+//!   the full-grid search (~40× on full grids); the free columns of step 3 (binary,
+//!   alternating: 17-clue 0.51 → 0.21 s, Kaggle 0.25 → 0.21 s); the lines built row by row
+//!   without a branch per cell (in process 17-clue 3.29 → 3.16 µs, Kaggle 6.81 → 6.32 µs);
+//!   the first row with a clue bounded by the smallest line mask before any line is
+//!   relabelled, all-free classes masked by a table (Kaggle 6.22 → 4.84 µs, 17-clue 3.10 →
+//!   3.00 µs); no `count_ones` on the search's paths, since the baseline x86-64 target has
+//!   no `popcnt` (17-clue 3.01 → 2.71 µs, Kaggle 4.83 → 4.52 µs).
 //! - replaced by the free columns: a search of its own for the first row with a clue (its
 //!   smallest mask known before any column permutation, its permutations built stack by
 //!   stack and offered straight to the next row, cut by the smallest mask any following row
@@ -95,11 +107,16 @@
 //!   15.1 µs: bounds checks on nibble indices and a serial dependency through the label
 //!   word); the key candidate's labels and rows built in 128-bit registers (11.2 → 12.8
 //!   µs); a floor over every candidate at the later levels (17-clue +8%); a branch-free
-//!   `Grid::has_conflict` (slower on the quiet machine).
+//!   `Grid::has_conflict` (slower on the quiet machine); the first row's bound computed
+//!   through the general class mask instead of the table (17-clue +7% in process, Kaggle
+//!   -9%).
 //! - not done: dobrichev-style pattern-first canonicalisation (the minimal clue pattern
 //!   first, then digits) computes a *different* form: with our definition a digit can decide
 //!   before the patterns differ (`000001210…` beats `000001300…` although its mask is
 //!   larger), so pattern minimality may only be used where it is certain (step 2's test).
+//!   Ties up to relabelling: clue columns whose digits are all new give the same row in
+//!   every order (a Kaggle puzzle keeps ~14 tied candidates after its first row with a
+//!   clue); deferring them too would need classes closed under relabelling.
 
 mod full;
 pub mod reference;
