@@ -257,7 +257,12 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
                 records: records_done,
                 failure,
                 input_error,
-            } = self.work_and_collect(batch_rx, collect, &out_tx);
+            } = match &self.pool {
+                // The loop runs on a worker of the pool: its joins are then calls within the
+                // pool, not a hand-over to it and back from this thread at every batch.
+                Some(pool) => pool.install(|| self.work_and_collect(batch_rx, collect, &out_tx)),
+                None => self.work_and_collect(batch_rx, collect, &out_tx),
+            };
             drop(out_tx);
             let written = writing.join().expect("the writer thread does not panic");
             if failure.is_none() && written.is_ok() {
