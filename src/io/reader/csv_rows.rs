@@ -110,10 +110,10 @@ impl<R: Read> RowReader<R> {
         Ok(Some(record))
     }
 
-    /// The whole quote-free lines the read buffer holds (each with its `\n`, blank ones
-    /// included), handed to `take`, which returns how many bytes and lines it used (whole
-    /// lines). `Ok(None)`: the buffer holds no whole line, or a quote comes before its last
-    /// line break: [`read`](Self::read) then goes on.
+    /// The whole lines the read buffer holds before its first quote (each with its `\n`,
+    /// blank ones included), handed to `take`, which returns how many bytes and lines it used
+    /// (whole lines). `Ok(None)`: no such line (the next line is not whole in the buffer, or
+    /// has a quote): [`read`](Self::read) then takes it.
     #[inline]
     pub(super) fn buffered_lines<T>(
         &mut self,
@@ -126,14 +126,12 @@ impl<R: Read> RowReader<R> {
                 Err(e) => return Err(e),
             }
         };
-        let Some(last) = memchr::memrchr(b'\n', avail) else {
+        // Rows up to the first quote (a quoted row, and any row after it, is read on its own).
+        let quote = memchr::memchr(b'"', avail).unwrap_or(avail.len());
+        let Some(last) = memchr::memrchr(b'\n', &avail[..quote]) else {
             return Ok(None);
         };
-        let text = &avail[..=last];
-        if memchr::memchr(b'"', text).is_some() {
-            return Ok(None);
-        }
-        let (bytes, lines, value) = take(self.line + 1, text);
+        let (bytes, lines, value) = take(self.line + 1, &avail[..=last]);
         self.line += lines;
         self.src.consume(bytes);
         Ok(Some(value))
