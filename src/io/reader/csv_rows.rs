@@ -13,6 +13,8 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use super::fill_buf;
+
 use csv_core::ReadRecordResult;
 
 /// Reads CSV records, tracking the line each starts on.
@@ -82,13 +84,7 @@ impl<R: Read> RowReader<R> {
     /// takes the line its usual way.
     #[inline]
     fn buffered(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<bool>> {
-        let avail = loop {
-            match self.src.fill_buf() {
-                Ok(b) => break b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
+        let avail = fill_buf(&mut self.src)?;
         // One scan finds the line end, or a quote before it.
         let end = match memchr::memchr2(b'\n', b'"', avail) {
             Some(end) if avail[end] == b'\n' => end,
@@ -119,13 +115,7 @@ impl<R: Read> RowReader<R> {
         &mut self,
         take: impl FnOnce(u64, &[u8]) -> (usize, u64, T),
     ) -> io::Result<Option<T>> {
-        let avail = loop {
-            match self.src.fill_buf() {
-                Ok(b) => break b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        };
+        let avail = fill_buf(&mut self.src)?;
         // Rows up to the first quote (a quoted row, and any row after it, is read on its own).
         let quote = memchr::memchr(b'"', avail).unwrap_or(avail.len());
         let Some(last) = memchr::memrchr(b'\n', &avail[..quote]) else {
@@ -141,11 +131,7 @@ impl<R: Read> RowReader<R> {
     fn read_line(&mut self) -> io::Result<bool> {
         let mut read = false;
         loop {
-            let avail = match self.src.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let avail = fill_buf(&mut self.src)?;
             if avail.is_empty() {
                 break;
             }

@@ -44,13 +44,7 @@ impl LineReader {
         if self.after_cr || self.line == 0 {
             return Ok(None);
         }
-        let avail = loop {
-            match self.src.fill_buf() {
-                Ok(b) => break b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(read_error(label, e, self.line)),
-            }
-        };
+        let avail = fill_buf(&mut self.src).map_err(|e| read_error(label, e, self.line))?;
         let Some(end) = memchr::memchr2(b'\n', b'\r', avail).filter(|&e| e <= MAX_LINE) else {
             return Ok(None);
         };
@@ -84,13 +78,7 @@ impl LineReader {
         if self.after_cr || self.line == 0 {
             return Ok(None);
         }
-        let avail = loop {
-            match self.src.fill_buf() {
-                Ok(b) => break b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(read_error(label, e, self.line)),
-            }
-        };
+        let avail = fill_buf(&mut self.src).map_err(|e| read_error(label, e, self.line))?;
         let Some(last) = memchr::memrchr(b'\n', avail) else {
             return Ok(None);
         };
@@ -106,11 +94,7 @@ impl LineReader {
         let mut len = 0u64;
         let mut started = false;
         loop {
-            let avail = match self.src.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(read_error(label, e, self.line)),
-            };
+            let avail = fill_buf(&mut self.src).map_err(|e| read_error(label, e, self.line))?;
             if avail.is_empty() {
                 break;
             }

@@ -174,6 +174,21 @@ pub(super) fn read_error(label: &str, cause: io::Error, last_line: u64) -> Input
     }
 }
 
+/// What `src` has buffered, read when it has nothing (`fill_buf`, tried again when a signal
+/// interrupts it).
+pub(super) fn fill_buf(src: &mut (impl BufRead + ?Sized)) -> io::Result<&[u8]> {
+    loop {
+        match src.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            // Asked again to return it: the borrow checker cannot yet see that a borrow
+            // returned from one pass of a loop does not outlive it. The data is buffered
+            // now, so the second call only hands it out.
+            Ok(_) => return src.fill_buf(),
+        }
+    }
+}
+
 /// How a line is parsed into a [`Record`]: what is kept besides the puzzle.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ParseOptions {
