@@ -1,14 +1,15 @@
-//! Batches of records as read, before parsing: the reader thread only finds where each record
-//! is, and the pipeline's workers parse them in parallel (parsing an 81-byte line costs about
+//! Batches of records as read, before parsing: the reader thread only finds where records
+//! are, and the pipeline's workers parse them in parallel (parsing an 81-byte line costs about
 //! as much as solving an easy puzzle, so on one reader thread it capped the whole run).
 //!
-//! A line file's lines travel as blocks of whole lines ([`RawItem::Lines`]: the reader copies
-//! what its read buffer holds in one go and only counts the line breaks), split and parsed by
-//! [`parse_line`] on the worker; a line that needs more care (one straddling a buffer refill,
-//! one after a lone `\r`) travels alone. A CSV row keeps the bytes of its puzzle, solution and
-//! id fields. Everything else (blocks, boards,
-//! CSV rows whose text is kept for passthrough, records with an attached solutions file,
-//! too-long lines) is parsed on the reader as before and travels as a [`Record`].
+//! Line files and quote-free CSV rows travel as blocks of whole lines ([`RawItem::Lines`]:
+//! the reader copies what its read buffer holds in one go and only counts the line breaks),
+//! split and parsed on the workers ([`parse_line`], or the batch's [`CsvLayout`]). A line that
+//! needs more care (one straddling a buffer refill, line 1 with its BOM, one after a lone
+//! `\r`) travels alone, and so does a CSV row with a quote (the bytes of its puzzle, solution
+//! and id fields). Everything else (9-line blocks, boards, CSV rows whose text is kept for
+//! passthrough, records with an attached solutions file) is parsed on the reader as before
+//! and travels as a [`Record`].
 
 use super::csv::{blank_row, csv_record, CsvLayout};
 use super::lines::{is_blank_or_comment, parse_line, too_long, Line};
