@@ -3,12 +3,17 @@
 //! order. At most a few batches are in flight, so memory stays flat whatever the input size.
 //!
 //! ```text
-//!  reader thread ──batch──▶ [2] ──▶ solve (rayon, N threads) ──▶ [2] ──▶ writer thread
+//!  reader thread ──batch──▶ [2] ──▶ parse, solve, render (rayon, N threads) ──▶ [2] ──▶ writer thread
 //! ```
+//!
+//! With a [`Render`] (solve's line output), the workers also format each block's results
+//! into the batch's byte buffer, so the writer thread only writes bytes, a whole batch at a
+//! time when its records fill their regions; the byte buffers go back to the workers.
 
 use std::io;
 use std::mem::MaybeUninit;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
+use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use rayon::prelude::*;
@@ -39,6 +44,22 @@ pub trait Sink<T> {
     fn write(&mut self, item: &T) -> io::Result<()>;
     /// Called once after the last result.
     fn flush(&mut self) -> io::Result<()>;
+    /// The bytes a [`Render`] made of some results, in order, in place of a `write` for each
+    /// (only runs given a `Render` call it; the default refuses).
+    fn write_rendered(&mut self, _bytes: &[u8]) -> io::Result<()> {
+        Err(io::Error::other("this output takes no rendered results"))
+    }
+}
+
+/// Formats results into bytes on the workers, next to the work, so that the writer thread
+/// only writes them (solve's line output). For the same result it must give the bytes its
+/// sink's `write` gives: a run stopped inside a block writes that block's results one by one.
+pub trait Render<T>: Sync {
+    /// The most bytes one result takes.
+    fn max_len(&self) -> usize;
+    /// Write `item` at the start of `out` (at least [`max_len`](Render::max_len) bytes);
+    /// returns the bytes written.
+    fn render(&self, item: &T, out: &mut [u8]) -> usize;
 }
 
 /// A sink for runs whose results are only collected (nothing is written).
@@ -135,51 +156,145 @@ pub fn worker_pool(
 /// An input that fits in one batch is handled on the calling thread (no reader or writer
 /// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
 pub fn run_stages<T: Send, W: Fn(Record) -> T + Sync>(
-    mut reader: RecordReader,
+    reader: RecordReader,
     threads: usize,
     batch: usize,
     work: &W,
-    mut collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
+    collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
+    sink: &mut (dyn Sink<T> + Send),
+    progress: &dyn Progress,
+) -> Result<u64, PipelineError> {
+    run_rendered(reader, threads, batch, work, None, collect, sink, progress)
+}
+
+/// [`run_stages`] with `render` (when given) formatting the results on the workers: the sink
+/// gets their bytes ([`Sink::write_rendered`]) for every batch read as blocks of lines.
+#[allow(clippy::too_many_arguments)]
+pub fn run_rendered<T: Send, W: Fn(Record) -> T + Sync>(
+    reader: RecordReader,
+    threads: usize,
+    batch: usize,
+    work: &W,
+    render: Option<&dyn Render<T>>,
+    collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
 ) -> Result<u64, PipelineError> {
     let stages = Stages {
         pool: worker_pool(threads)?,
         work,
+        render,
+        spare: Mutex::new(Vec::new()),
         progress,
     };
-    let batch = batch.max(1);
-    let mut first = RawBatch::default();
-    let first_read = reader.read_raw_batch(&mut first, batch);
-    if matches!(first_read, Ok(n) if n >= batch) {
-        return stages.threaded(reader, first, batch, &mut collect, sink);
-    }
-    let mut done = stages.work_batch(first);
-    let halt = collect_batch(&mut done, &mut collect);
-    progress.update(done.len() as u64);
-    sink.start()
-        .and_then(|()| done.iter().try_for_each(|r| sink.write(r)))
-        .and_then(|()| sink.flush())
-        .map_err(PipelineError::Output)?;
-    if let Some(h) = halt {
-        return Err(halted_at(reader.label().to_string(), h));
-    }
-    first_read.map_err(PipelineError::Input)?;
-    Ok(done.len() as u64)
+    stages.run(reader, batch, collect, sink)
 }
 
-/// The worker side of a run: the pool, the work and whom to tell about progress. The work is
-/// a type parameter rather than a `dyn Fn`, so parsing and the work compile into one loop.
-struct Stages<'a, W> {
+impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
+    /// The run: a small input on this thread, a larger one through the threaded pipeline.
+    fn run(
+        &self,
+        mut reader: RecordReader,
+        batch: usize,
+        mut collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
+        sink: &mut (dyn Sink<T> + Send),
+    ) -> Result<u64, PipelineError> {
+        let batch = batch.max(1);
+        let mut first = RawBatch::default();
+        let first_read = reader.read_raw_batch(&mut first, batch);
+        if matches!(first_read, Ok(n) if n >= batch) {
+            return self.threaded(reader, first, batch, &mut collect, sink);
+        }
+        let mut worked = self.work_batch(first);
+        let halt = collect_batch(&mut worked.done, &mut collect);
+        self.progress.update(worked.done.len() as u64);
+        sink.start()
+            .and_then(|()| worked.write(sink))
+            .and_then(|()| sink.flush())
+            .map_err(PipelineError::Output)?;
+        if let Some(h) = halt {
+            return Err(halted_at(reader.label().to_string(), h));
+        }
+        first_read.map_err(PipelineError::Input)?;
+        Ok(worked.done.len() as u64)
+    }
+}
+
+/// The worker side of a run: the pool, the work, the render and whom to tell about progress.
+/// The work is a type parameter rather than a `dyn Fn`, so parsing and the work compile into
+/// one loop.
+struct Stages<'a, T, W> {
     pool: Option<rayon::ThreadPool>,
     work: &'a W,
+    render: Option<&'a dyn Render<T>>,
+    /// Byte buffers of rendered batches, back from the writer to be used again.
+    spare: Mutex<Vec<Vec<u8>>>,
     progress: &'a dyn Progress,
 }
 
-impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
+/// A worked batch: the results, and, when they were rendered, their bytes item by item.
+struct Worked<T> {
+    done: Vec<T>,
+    /// Each item's bytes at the start of its region of `max_len` bytes per record.
+    bytes: Vec<u8>,
+    /// Per item: where its bytes start, how many there are, and its records.
+    spans: Vec<Span>,
+}
+
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    len: usize,
+    records: usize,
+}
+
+impl<T> Worked<T> {
+    fn plain(done: Vec<T>) -> Worked<T> {
+        Worked {
+            done,
+            bytes: Vec::new(),
+            spans: Vec::new(),
+        }
+    }
+
+    /// Write the results (only those collected, when a halt cut the batch short): rendered
+    /// items as their bytes, runs of adjacent regions in one piece; the item a halt cut, and
+    /// batches not rendered, result by result.
+    fn write(&self, sink: &mut (dyn Sink<T> + Send)) -> io::Result<()> {
+        if self.spans.is_empty() {
+            return self.done.iter().try_for_each(|r| sink.write(r));
+        }
+        let mut left = self.done.len();
+        let mut at = 0;
+        let mut run = 0..0;
+        for span in &self.spans {
+            if left == 0 {
+                break;
+            }
+            if span.records > left {
+                sink.write_rendered(&self.bytes[run.clone()])?;
+                run = 0..0;
+                for r in &self.done[at..at + left] {
+                    sink.write(r)?;
+                }
+                break;
+            }
+            if run.end != span.start {
+                sink.write_rendered(&self.bytes[run.clone()])?;
+                run = span.start..span.start;
+            }
+            run.end += span.len;
+            left -= span.records;
+            at += span.records;
+        }
+        sink.write_rendered(&self.bytes[run])
+    }
+}
+
+impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
     /// Parse and work on one batch, in parallel when there is a pool; results keep the input
     /// order.
-    fn work_batch(&self, batch: RawBatch) -> Vec<T> {
+    fn work_batch(&self, batch: RawBatch) -> Worked<T> {
         if batch.has_blocks() {
             return self.work_blocks(batch);
         }
@@ -196,34 +311,63 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
             }),
             None => done.extend(items.into_iter().map(work)),
         }
-        done
+        Worked::plain(done)
     }
 
     /// [`work_batch`](Self::work_batch) for a batch whose items may stand for several records
     /// (blocks of lines): each item's records go straight into their own slots of the result,
-    /// known from the item's record count, so no record is moved twice.
-    fn work_blocks(&self, batch: RawBatch) -> Vec<T> {
+    /// known from the item's record count, so no record is moved twice. With a render, each
+    /// item's results are also rendered into its own region of the batch's bytes (`max_len`
+    /// bytes per record), on the worker that made them.
+    fn work_blocks(&self, batch: RawBatch) -> Worked<T> {
         let total = batch.len();
+        let width = self.render.map_or(0, |r| r.max_len());
         let mut done: Vec<T> = Vec::with_capacity(total);
+        let mut out = self.spare_bytes(total * width);
         let (bytes, items) = batch.into_parts();
+        let mut spans = Vec::with_capacity(items.len());
         let mut slots = Vec::with_capacity(items.len());
         let mut rest = &mut done.spare_capacity_mut()[..total];
+        let mut rest_out = &mut out[..total * width];
         for item in &items {
-            let (mine, after) = rest.split_at_mut(item.records());
-            slots.push(mine);
+            let records = item.records();
+            let (mine, after) = rest.split_at_mut(records);
+            let (region, after_out) = rest_out.split_at_mut(records * width);
+            spans.push(Span {
+                start: spans
+                    .last()
+                    .map_or(0, |s: &Span| s.start + s.records * width),
+                len: 0,
+                records,
+            });
+            slots.push((mine, region));
             rest = after;
+            rest_out = after_out;
         }
-        let fill = |(item, slots): (RawItem, &mut [MaybeUninit<T>])| {
+        let fill = |(item, (slots, region)): (RawItem, (&mut [MaybeUninit<T>], &mut [u8]))| {
             let mut filled = 0;
+            let mut at = 0;
             bytes.each(item, |r| {
-                slots[filled].write((self.work)(r));
+                let result = (self.work)(r);
+                if let Some(render) = self.render {
+                    at += render.render(&result, &mut region[at..]);
+                }
+                slots[filled].write(result);
                 filled += 1;
             });
             assert_eq!(filled, slots.len(), "an item gave other than its records");
+            at
         };
+        let mut lens = Vec::with_capacity(items.len());
         match &self.pool {
-            Some(pool) => pool.install(|| items.into_par_iter().zip(slots).for_each(fill)),
-            None => items.into_iter().zip(slots).for_each(fill),
+            Some(pool) => pool.install(|| {
+                items
+                    .into_par_iter()
+                    .zip(slots)
+                    .map(fill)
+                    .collect_into_vec(&mut lens)
+            }),
+            None => lens.extend(items.into_iter().zip(slots).map(fill)),
         }
         // SAFETY: the slots split the first `total` places of `done` without overlap, and each
         // was written: an item that gave fewer records than its slots fails the assertion (and
@@ -232,7 +376,35 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
         // after, allocates once per ~60 records (tests/pipeline_alloc.rs allows far less) and
         // moves every result once more; rayon's ordered collect of a flat map does the same.
         unsafe { done.set_len(total) };
-        done
+        if self.render.is_none() {
+            return Worked::plain(done);
+        }
+        for (span, len) in spans.iter_mut().zip(lens) {
+            span.len = len;
+        }
+        Worked {
+            done,
+            bytes: out,
+            spans,
+        }
+    }
+
+    /// A byte buffer of at least `len` bytes: one the writer gave back, or a new one.
+    fn spare_bytes(&self, len: usize) -> Vec<u8> {
+        if len == 0 {
+            return Vec::new();
+        }
+        let mut bytes = self
+            .spare
+            .lock()
+            .map(|mut spare| spare.pop())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        if bytes.len() < len {
+            bytes.resize(len, 0);
+        }
+        bytes
     }
 
     /// The threaded pipeline, from its first (full) batch on.
@@ -250,9 +422,10 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
     ) -> Result<u64, PipelineError> {
         let label = reader.label().to_string();
         let (batch_rx, reading) = spawn_reader(reader, first, batch)?;
-        let (out_tx, out_rx) = sync_channel::<Vec<T>>(2);
+        let (out_tx, out_rx) = sync_channel::<Worked<T>>(2);
         std::thread::scope(|scope| {
-            let writing = scope.spawn(move || write_batches(out_rx, sink));
+            let spare = &self.spare;
+            let writing = scope.spawn(move || write_batches(out_rx, sink, spare));
             let Ended {
                 records: records_done,
                 failure,
@@ -288,10 +461,10 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
         &self,
         batches: Receiver<Batch>,
         collect: &mut (impl FnMut(&mut T) -> Result<(), Halt> + Send),
-        out: &SyncSender<Vec<T>>,
+        out: &SyncSender<Worked<T>>,
     ) -> Ended {
         let mut ended = Ended::default();
-        let mut pending: Option<Vec<T>> = None;
+        let mut pending: Option<Worked<T>> = None;
         loop {
             let message = match batches.try_recv() {
                 Ok(message) => Some(message),
@@ -336,11 +509,11 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, W> {
     /// Collect one worked batch: the records up to a halt, and the halt.
     fn collect(
         &self,
-        mut done: Vec<T>,
+        mut worked: Worked<T>,
         collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
-    ) -> (Vec<T>, Option<Halt>) {
-        let halt = collect_batch(&mut done, collect);
-        (done, halt)
+    ) -> (Worked<T>, Option<Halt>) {
+        let halt = collect_batch(&mut worked.done, collect);
+        (worked, halt)
     }
 }
 
@@ -391,11 +564,11 @@ impl Ended {
     /// halt, or the writer stopped: its error is reported by the caller).
     fn hand_on<T>(
         &mut self,
-        (done, halt): (Vec<T>, Option<Halt>),
+        (done, halt): (Worked<T>, Option<Halt>),
         progress: &dyn Progress,
-        out: &SyncSender<Vec<T>>,
+        out: &SyncSender<Worked<T>>,
     ) -> bool {
-        self.records += done.len() as u64;
+        self.records += done.done.len() as u64;
         progress.update(self.records);
         if out.send(done).is_err() {
             return false;
@@ -412,11 +585,21 @@ impl Ended {
 type Batch = Result<RawBatch, InputError>;
 
 /// The writer thread: every batch in order, between the sink's start and flush.
-fn write_batches<T>(batches: Receiver<Vec<T>>, sink: &mut (dyn Sink<T> + Send)) -> io::Result<()> {
+/// Rendered batches' byte buffers go back to `spare` (a few at most).
+fn write_batches<T>(
+    batches: Receiver<Worked<T>>,
+    sink: &mut (dyn Sink<T> + Send),
+    spare: &Mutex<Vec<Vec<u8>>>,
+) -> io::Result<()> {
     sink.start()?;
-    for done in batches {
-        for r in &done {
-            sink.write(r)?;
+    for worked in batches {
+        worked.write(sink)?;
+        if worked.bytes.capacity() > 0 {
+            if let Ok(mut spare) = spare.lock() {
+                if spare.len() < 4 {
+                    spare.push(worked.bytes);
+                }
+            }
         }
     }
     sink.flush()

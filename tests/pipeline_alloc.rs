@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
 use sudoku_batch::pipeline::{self, NoProgress, BATCH};
-use sudoku_batch::solve::{self, ResultWriter};
+use sudoku_batch::solve::{self, LineRender, ResultWriter};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -65,11 +65,13 @@ fn allocations(input: &Input) -> (u64, u64) {
     let mut writer = ResultWriter::new(std::io::sink(), OutputFormat::Line, false);
     let mut stats = RunStats::default();
     let before = COUNT.load(Ordering::Relaxed);
-    let records = pipeline::run_stages(
+    // As `solve --format line` runs: the line records rendered on the workers.
+    let records = pipeline::run_rendered(
         reader,
         2,
         BATCH,
         &|r| solve::solve_record(r, Algorithm::Fast, &limits, false),
+        Some(&LineRender),
         |r| {
             solve::tally(&mut stats, r);
             Ok(())

@@ -19,7 +19,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
-use sudoku_batch::pipeline::{self, Halt, PipelineError, Sink, BATCH};
+use sudoku_batch::pipeline::{self, Halt, PipelineError, Render, Sink, BATCH};
 
 use crate::cli::{self, InputArgs, ReportArgs, RunArgs};
 use crate::output::{LateFile, Output};
@@ -121,9 +121,24 @@ impl Job {
         sink: &mut (dyn Sink<T> + Send),
         bar: &Bar,
     ) -> anyhow::Result<u64> {
+        self.stage_rendered(reader, work, None, collect, sink, bar)
+    }
+
+    /// [`Job::stage`], with `render` (when given) formatting the results on the workers (see
+    /// [`pipeline::run_rendered`]).
+    pub fn stage_rendered<T: Send, W: Fn(Record) -> T + Sync>(
+        &self,
+        reader: RecordReader,
+        work: &W,
+        render: Option<&dyn Render<T>>,
+        collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
+        sink: &mut (dyn Sink<T> + Send),
+        bar: &Bar,
+    ) -> anyhow::Result<u64> {
         let label = reader.label().to_string();
+        let (threads, batch) = (self.threads, self.batch);
         let records =
-            pipeline::run_stages(reader, self.threads, self.batch, work, collect, sink, bar)
+            pipeline::run_rendered(reader, threads, batch, work, render, collect, sink, bar)
                 .map_err(|e| self.output_error(e))?;
         if records == 0 && !self.quiet {
             bar.println(&crate::output::no_records(&label));

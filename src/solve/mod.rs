@@ -10,7 +10,7 @@ use crate::io::reader::Record;
 use crate::solver::{Algorithm, Limits, Outcome, Status};
 use crate::stats::RunStats;
 
-pub use writer::{Columns, ResultWriter};
+pub use writer::{Columns, LineRender, ResultWriter};
 
 /// The status of one output record: a solver status, or `malformed` for text that is not a
 /// puzzle.

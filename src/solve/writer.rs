@@ -21,7 +21,7 @@ use std::io::{self, Write};
 
 use crate::grid::{Grid, CELLS};
 use crate::io::write::{write_csv_field, write_grid, JsonObject, OutputFormat};
-use crate::pipeline::Sink;
+use crate::pipeline::{Render, Sink};
 use crate::solve::{RecordStatus, SolvedRecord};
 
 /// What csv and jsonl records hold besides the results.
@@ -185,17 +185,12 @@ impl<W: Write> ResultWriter<W> {
 
     fn write_line(&mut self, r: &SolvedRecord) -> io::Result<()> {
         if self.lines.capacity() == 0 {
-            self.lines.reserve_exact(LINES_BUFFER + CELLS + 1);
+            self.lines.reserve_exact(LINES_BUFFER + LINE_MAX);
         }
-        match (&r.outcome, r.status()) {
-            (Some(o), RecordStatus::Solved) => {
-                let grid = o.solution.as_ref().expect("solved has a solution");
-                // Cells are 1..=9 in a solution: one add each, as vector code.
-                self.lines.extend(grid.cells().iter().map(|&v| b'0' + v));
-            }
-            (_, status) => self.lines.extend_from_slice(status.as_str().as_bytes()),
-        }
-        self.lines.push(b'\n');
+        let at = self.lines.len();
+        self.lines.resize(at + LINE_MAX, 0);
+        let len = line_record(r, &mut self.lines[at..]);
+        self.lines.truncate(at + len);
         if self.lines.len() >= LINES_BUFFER {
             self.write_lines()?;
         }
@@ -350,6 +345,50 @@ impl<W: Write> Sink<SolvedRecord> for ResultWriter<W> {
     }
     fn flush(&mut self) -> io::Result<()> {
         ResultWriter::flush(self)
+    }
+    fn write_rendered(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.header {
+            self.start()?;
+        }
+        self.write_lines()?;
+        self.out.write_all(bytes)
+    }
+}
+
+/// The most bytes of one line record: a solution and its line break (a status word is
+/// shorter).
+const LINE_MAX: usize = CELLS + 1;
+
+/// One line record at the start of `out` (at least [`LINE_MAX`] bytes); returns its length.
+#[inline]
+fn line_record(r: &SolvedRecord, out: &mut [u8]) -> usize {
+    let text: &[u8] = match (&r.outcome, r.status()) {
+        (Some(o), RecordStatus::Solved) => {
+            let grid = o.solution.as_ref().expect("solved has a solution");
+            // Cells are 1..=9 in a solution: one add each, as vector code.
+            for (byte, &v) in out[..CELLS].iter_mut().zip(grid.cells()) {
+                *byte = b'0' + v;
+            }
+            out[CELLS] = b'\n';
+            return LINE_MAX;
+        }
+        (_, status) => status.as_str().as_bytes(),
+    };
+    out[..text.len()].copy_from_slice(text);
+    out[text.len()] = b'\n';
+    text.len() + 1
+}
+
+/// Line records rendered on the workers ([`Render`]): the bytes [`ResultWriter`] writes for
+/// `--format line`, so its writer thread only writes them.
+pub struct LineRender;
+
+impl Render<SolvedRecord> for LineRender {
+    fn max_len(&self) -> usize {
+        LINE_MAX
+    }
+    fn render(&self, item: &SolvedRecord, out: &mut [u8]) -> usize {
+        line_record(item, out)
     }
 }
 

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
-use sudoku_batch::pipeline::Halt;
+use sudoku_batch::pipeline::{Halt, Render};
 use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
-use sudoku_batch::solve::{self, Columns, RecordStatus, ResultWriter, SolvedRecord};
+use sudoku_batch::solve::{self, Columns, LineRender, RecordStatus, ResultWriter, SolvedRecord};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -142,6 +142,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let limits = Limits::solutions(limit);
     let keep = args.format != OutputFormat::Line;
     let work = |r| solve::solve_record(r, args.algorithm, &limits, keep);
+    // Line records are formatted on the workers; csv and jsonl ones on the writer thread.
+    let render = (args.format == OutputFormat::Line).then_some(&LineRender as &dyn Render<_>);
     let mut totals = Totals::new(args.quiet);
     for input in &job.inputs {
         let label = input.label();
@@ -149,7 +151,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         writer.set_input(&label, reader.csv_headers())?;
         bar.next_input(reader.bytes_read(), totals.stats.records);
         let collect = |r: &mut SolvedRecord| totals.add(&label, r, limit, args.report.strict, &bar);
-        job.stage(reader, &work, collect, &mut writer, &bar)?;
+        job.stage_rendered(reader, &work, render, collect, &mut writer, &bar)?;
     }
     job.commit(anyhow::Context::context(
         writer.into_inner(),
