@@ -211,6 +211,7 @@ fn parse_fields(line: &[u8], number: u64, options: ParseOptions) -> Record {
 }
 
 /// The text of a line file's record, if kept: the puzzle field, and the line as one field.
+#[inline]
 fn line_text(line: &[u8], puzzle: &[u8], keep_text: bool) -> RecordText {
     if !keep_text {
         return RecordText::default();
