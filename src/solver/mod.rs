@@ -137,6 +137,8 @@ struct Tally {
     /// (the fast solver's restarts; `u64::MAX` otherwise).
     work: u64,
     budget: u64,
+    /// Dead ends met: states propagation or counting refuted (the hybrid rule's switch).
+    dead_ends: u64,
 }
 
 impl Tally {
@@ -151,6 +153,7 @@ impl Tally {
             aborted: false,
             work: 0,
             budget: u64::MAX,
+            dead_ends: 0,
         }
     }
 
@@ -260,10 +263,10 @@ impl Algorithm {
         };
         match self {
             // The fast solver notices conflicting givens while it places them.
-            Algorithm::Fast | Algorithm::Jcz => {
+            Algorithm::Jcz => {
                 fast::solve::<{ fast::JCZ }>(grid, limits.solutions).unwrap_or_else(invalid)
             }
-            Algorithm::Hybrid => {
+            Algorithm::Fast | Algorithm::Hybrid => {
                 fast::solve::<{ fast::HYBRID }>(grid, limits.solutions).unwrap_or_else(invalid)
             }
             Algorithm::Bands => {
