@@ -32,26 +32,37 @@
 //! - **stack update**, when both of the above are exhausted, for the digits they changed: the
 //!   column-direction twin of the band update (mini-columns of a stack form a permutation
 //!   matrix too: hidden singles in columns, column-box reductions). PEXT/PDEP with BMI2.
-//! - **branching**, by one of three rules (the `RULE` parameter; `--algorithm jcz|bands|fast`):
+//! - **mini-row counting**, in the band rules only, when propagation has stopped and the
+//!   search is about to branch (fused with the band choice, [`State::band_step`]): each
+//!   mini-row holds exactly 3 digits (tdoku's cardinality constraint on box-row
+//!   intersections). Per band, bit-sliced counts over the 9 digits of the mini-rows each digit
+//!   may use (in some configuration left, `MINI_ROWS`) and must use (in all of them). Fewer
+//!   than 3 possible or more than 3 certain digits is a contradiction; 3 possible digits go
+//!   in, 3 certain ones push the others out; then propagation runs again.
+//! - **branching**, by one of three rules (the `RULE` parameter; `--algorithm
+//!   jcz|bands|hybrid`, `fast` = `hybrid`):
 //!   - `JCZ`: on the first bivalue cell, else on the first unsolved cell of each band with the
 //!     fewest candidates (JCZSolve's rule). Candidates are tried in increasing digit order.
 //!     "First" depends on the cell order, so the tree's size depends on the orientation.
 //!   - `BANDS` (the idea of T. Dillon's tdoku, on our digit planes): a digit's 9 mini-rows in a
 //!     band can be true in 6 *configurations* (a permutation of the 3 boxes over the 3 rows;
-//!     `CONFIGS[occupancy]` lists those still possible). Take the band with the fewest
+//!     `MINI_ROWS[occupancy]` lists those still possible). Take the band with the fewest
 //!     configurations summed over its digits that have 2 or more (ties: fewer candidate
 //!     cells), and there the digit with the fewest configurations
 //!     (ties: fewer candidate cells, then the lower digit); each child keeps one
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID`: `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!   - `HYBRID` (the default): `JCZ` until the search has met 4 dead ends (states that
+//!     propagation or counting refuted), then `BANDS`. Puzzles with many solutions
+//!     (serg_benchmark) mostly finish before that on the cheaper cell branching; hard ones
+//!     get the smaller tree.
 //!
-//!   `JCZ` stays the default (`--algorithm fast`): the fuzzer found that on nearly empty
-//!   grids the band rules pick configurations that cannot fit together (4 digits in one
-//!   mini-row), which nothing detects until the cells run out; they search dead subtrees
-//!   until the work budget restarts them (~65,600 nodes instead of ~55). Mini-row counting
-//!   (below) would catch that; it was measured slower in its first form and not finished.
+//!   Without mini-row counting, the band rules could not be the default: the fuzzer found
+//!   nearly empty grids on which they pick configurations that cannot fit together (4 digits
+//!   in one mini-row), which nothing detected until the cells ran out; they searched dead
+//!   subtrees until the work budget restarted them (~65,600 nodes instead of ~40-50).
+//!   Counting refutes such a state at once (`nearly_empty_grids_are_cheap` in the tests).
 //!
 //!   Every alternative but the last runs on a copy of the state (228 bytes, on the call stack:
 //!   depth ≤ 81), the last one continues in place.
@@ -71,9 +82,9 @@
 //!   points (tdoku: 65); forum_hardest_1106 (×10): 0.77 s → 0.51 s, 282.8 → 132.5 (tdoku:
 //!   113); magictour top1465: 17.7 → 12.8; 17-clue 1.30 → 0.78. But puzzles7_serg_benchmark
 //!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
-//!   `HYBRID`: serg as `JCZ` (0.24 s), hard sets 0.88 s and 0.56 s (88.5 branch points on
-//!   11+). Switching after 2 or 4 branch points instead of 8: 11+ 0.87 s, serg 0.26 s.
-//!   Neither is the default yet (see the branching rules above).
+//!   a first `HYBRID` (`JCZ` for 8 branch points): serg as `JCZ` (0.24 s), hard sets 0.88 s
+//!   and 0.56 s (88.5 branch points on 11+). Switching after 2 or 4 branch points instead of
+//!   8: 11+ 0.87 s, serg 0.26 s. Neither was the default then (no counting yet).
 //!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
 //!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
 //! - kept (2026-11-30, `bench --threads 1`, 1 s runs alternating, median of 3-4): the filled
@@ -89,10 +100,43 @@
 //!   Lost before that: a first digit-by-digit set-up for every puzzle (each digit's three
 //!   band masks, its rows, columns and boxes by shifts): 909k → 855k on Kaggle, 354k → 342k
 //!   on 17-clue.
-//! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
-//!   forced in, 3 forced digits ban the others; tdoku's cardinality constraint) at every
-//!   fixed point: 79.6 → 72.3 branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s
-//!   runs): its per-node cost exceeds what the smaller tree saves.
+//! - lost (first form): mini-row counting at every fixed point of propagation: 79.6 → 72.3
+//!   branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s runs): its per-node cost
+//!   exceeded what the smaller tree saved.
+//! - kept (2026-11-30, second session on it; CPU time of `solve --threads 1 --limit 2`
+//!   (`perf stat -e task-clock`), median of 3-5 interleaved runs, shuffled copies
+//!   `shuffle --seed 7`: 1905_11+ first 10,000, 1106 ×10, serg ×5, top1465 ×20; the other
+//!   core busy, load average 2-3): mini-row counting run only when the search is about to
+//!   branch in a band rule, in one pass with the band choice (one `MINI_ROWS` lookup per word
+//!   gives the configurations, their union and their intersection). It makes band branching
+//!   robust on nearly empty grids (~65,600 → ~45 nodes) and shrinks the trees: `BANDS` on
+//!   1905_11+ 79.6 → 67.4 branch points (tdoku 65), 1106 132 → 117 (tdoku 113). Counting
+//!   run at every branch point of `JCZ` too (before switching) cut nothing there and cost
+//!   4-15% (serg): lost. The occupancy of all 27 words computed by shifts first (a loop that
+//!   vectorises), then the lookups: `BANDS` 3-4% faster than one word at a time through
+//!   `SHRINK` (11+ 819 → 793 ms, 1106 517 → 499 ms, serg 288 → 276 ms).
+//! - the switch of `HYBRID`, measured with counting (same method; `jcz` = today's default):
+//!
+//!   | rule | 11+ | 1106 | serg | top1465 |
+//!   |---|---:|---:|---:|---:|
+//!   | `jcz` | 1,078 ms | 775 ms | 218 ms | 477 ms |
+//!   | `bands` | 793 | 499 | 276 | 417 |
+//!   | after 8 branch points | 870 | 559 | 228 | 440 |
+//!   | after 4 dead ends (kept) | 865-873 | 561 | 223 | 441 |
+//!   | restart as `bands` after 4 `jcz` dead ends | 869 | 535 | 219 | 544 |
+//!
+//!   (after 1, 2 or 8 dead ends: 11+ and 1106 within 1% of 4, serg 226 / 219 / 217 ms; a
+//!   restart after 1 or 2 dead ends: 11+ 839 / 849 ms, serg 248 / 227 ms.) `bands` is the
+//!   fastest on every hard set but 27% slower on serg, whose puzzles (all with several
+//!   solutions) need ~7 branch points and pay for the band scan (a quarter of `bands`' time
+//!   there, `perf`) at each; the hybrid keeps serg within 1-3% of `jcz` (the runs' spread is
+//!   ~2%) and is 19-28% faster on the hard sets. Restarting wastes the `jcz` prefix on
+//!   medium puzzles (top1465 +14%): lost.
+//!   Result (`compare.sh --isomorphs 7 --rounds 3`, 17:44-17:52 UTC, other core busy),
+//!   ours/tdoku at limit 1 / 2: 1905_11+ 0.94 / 0.95 (`jcz` default: 0.77 / 0.75), 1106
+//!   0.90 / 0.87 (0.66 / 0.60), top1465 1.06 / 0.96 (0.98 / 0.85); serg 0.95 / 0.99 and
+//!   Kaggle 1.82 / 1.73 as before. Branch points per puzzle at limit 2, `fast` / `bands` /
+//!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
 //! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
 //!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
 //! - lost: branching on a bivalue cell first and on band configurations only when there is
