@@ -135,7 +135,9 @@
 //!   Result (`compare.sh --isomorphs 7 --rounds 3`, 17:44-17:52 UTC, other core busy),
 //!   ours/tdoku at limit 1 / 2: 1905_11+ 0.94 / 0.95 (`jcz` default: 0.77 / 0.75), 1106
 //!   0.90 / 0.87 (0.66 / 0.60), top1465 1.06 / 0.96 (0.98 / 0.85); serg 0.95 / 0.99 and
-//!   Kaggle 1.82 / 1.73 as before. Branch points per puzzle at limit 2, `fast` / `bands` /
+//!   Kaggle 1.82 / 1.73 as before; CPU time against main's `jcz` default (18:17 UTC, quiet,
+//!   median of 5), L1 / L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue
+//!   −3%, serg +1% / 0%, Kaggle 0% / −2%. Branch points per puzzle at limit 2, `fast` / `bands` /
 //!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
 //! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
 //!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
