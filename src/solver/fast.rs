@@ -114,7 +114,9 @@
 //!   run at every branch point of `JCZ` too (before switching) cut nothing there and cost
 //!   4-15% (serg): lost. The occupancy of all 27 words computed by shifts first (a loop that
 //!   vectorises), then the lookups: `BANDS` 3-4% faster than one word at a time through
-//!   `SHRINK` (11+ 819 → 793 ms, 1106 517 → 499 ms, serg 288 → 276 ms).
+//!   `SHRINK` (11+ 819 → 793 ms, 1106 517 → 499 ms, serg 288 → 276 ms). Lost: counting
+//!   the tie-breaking candidate cells only for bands tied on configurations (27 popcounts
+//!   fewer per scan, same choice): no change beyond the runs' spread (±1%).
 //! - the switch of `HYBRID`, measured with counting (same method; `jcz` = today's default):
 //!
 //!   | rule | 11+ | 1106 | serg | top1465 |
