@@ -32,26 +32,37 @@
 //! - **stack update**, when both of the above are exhausted, for the digits they changed: the
 //!   column-direction twin of the band update (mini-columns of a stack form a permutation
 //!   matrix too: hidden singles in columns, column-box reductions). PEXT/PDEP with BMI2.
-//! - **branching**, by one of three rules (the `RULE` parameter; `--algorithm jcz|bands|fast`):
+//! - **mini-row counting**, in the band rules only, when propagation has stopped and the
+//!   search is about to branch (fused with the band choice, [`State::band_step`]): each
+//!   mini-row holds exactly 3 digits (tdoku's cardinality constraint on box-row
+//!   intersections). Per band, bit-sliced counts over the 9 digits of the mini-rows each digit
+//!   may use (in some configuration left, `MINI_ROWS`) and must use (in all of them). Fewer
+//!   than 3 possible or more than 3 certain digits is a contradiction; 3 possible digits go
+//!   in, 3 certain ones push the others out; then propagation runs again.
+//! - **branching**, by one of three rules (the `RULE` parameter; `--algorithm
+//!   jcz|bands|hybrid`, `fast` = `hybrid`):
 //!   - `JCZ`: on the first bivalue cell, else on the first unsolved cell of each band with the
 //!     fewest candidates (JCZSolve's rule). Candidates are tried in increasing digit order.
 //!     "First" depends on the cell order, so the tree's size depends on the orientation.
 //!   - `BANDS` (the idea of T. Dillon's tdoku, on our digit planes): a digit's 9 mini-rows in a
 //!     band can be true in 6 *configurations* (a permutation of the 3 boxes over the 3 rows;
-//!     `CONFIGS[occupancy]` lists those still possible). Take the band with the fewest
+//!     `MINI_ROWS[occupancy]` lists those still possible). Take the band with the fewest
 //!     configurations summed over its digits that have 2 or more (ties: fewer candidate
 //!     cells), and there the digit with the fewest configurations
 //!     (ties: fewer candidate cells, then the lower digit); each child keeps one
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID`: `JCZ` for the first 8 branch points of a search, then `BANDS`.
+//!   - `HYBRID` (the default): `JCZ` until the search has met 4 dead ends (states that
+//!     propagation or counting refuted), then `BANDS`. Puzzles with many solutions
+//!     (serg_benchmark) mostly finish before that on the cheaper cell branching; hard ones
+//!     get the smaller tree.
 //!
-//!   `JCZ` stays the default (`--algorithm fast`): the fuzzer found that on nearly empty
-//!   grids the band rules pick configurations that cannot fit together (4 digits in one
-//!   mini-row), which nothing detects until the cells run out; they search dead subtrees
-//!   until the work budget restarts them (~65,600 nodes instead of ~55). Mini-row counting
-//!   (below) would catch that; it was measured slower in its first form and not finished.
+//!   Without mini-row counting, the band rules could not be the default: the fuzzer found
+//!   nearly empty grids on which they pick configurations that cannot fit together (4 digits
+//!   in one mini-row), which nothing detected until the cells ran out; they searched dead
+//!   subtrees until the work budget restarted them (~65,600 nodes instead of ~40-50).
+//!   Counting refutes such a state at once (`nearly_empty_grids_are_cheap` in the tests).
 //!
 //!   Every alternative but the last runs on a copy of the state (228 bytes, on the call stack:
 //!   depth ≤ 81), the last one continues in place.
@@ -71,9 +82,9 @@
 //!   points (tdoku: 65); forum_hardest_1106 (×10): 0.77 s → 0.51 s, 282.8 → 132.5 (tdoku:
 //!   113); magictour top1465: 17.7 → 12.8; 17-clue 1.30 → 0.78. But puzzles7_serg_benchmark
 //!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
-//!   `HYBRID`: serg as `JCZ` (0.24 s), hard sets 0.88 s and 0.56 s (88.5 branch points on
-//!   11+). Switching after 2 or 4 branch points instead of 8: 11+ 0.87 s, serg 0.26 s.
-//!   Neither is the default yet (see the branching rules above).
+//!   a first `HYBRID` (`JCZ` for 8 branch points): serg as `JCZ` (0.24 s), hard sets 0.88 s
+//!   and 0.56 s (88.5 branch points on 11+). Switching after 2 or 4 branch points instead of
+//!   8: 11+ 0.87 s, serg 0.26 s. Neither was the default then (no counting yet).
 //!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
 //!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
 //! - kept (2026-11-30, `bench --threads 1`, 1 s runs alternating, median of 3-4): the filled
@@ -89,10 +100,47 @@
 //!   Lost before that: a first digit-by-digit set-up for every puzzle (each digit's three
 //!   band masks, its rows, columns and boxes by shifts): 909k → 855k on Kaggle, 354k → 342k
 //!   on 17-clue.
-//! - lost: mini-row counting (each mini-row holds exactly 3 digits: 3 possible digits are all
-//!   forced in, 3 forced digits ban the others; tdoku's cardinality constraint) at every
-//!   fixed point: 79.6 → 72.3 branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s
-//!   runs): its per-node cost exceeds what the smaller tree saves.
+//! - lost (first form): mini-row counting at every fixed point of propagation: 79.6 → 72.3
+//!   branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s runs): its per-node cost
+//!   exceeded what the smaller tree saved.
+//! - kept (2026-11-30, second session on it; CPU time of `solve --threads 1 --limit 2`
+//!   (`perf stat -e task-clock`), median of 3-5 interleaved runs, shuffled copies
+//!   `shuffle --seed 7`: 1905_11+ first 10,000, 1106 ×10, serg ×5, top1465 ×20; the other
+//!   core busy, load average 2-3): mini-row counting run only when the search is about to
+//!   branch in a band rule, in one pass with the band choice (one `MINI_ROWS` lookup per word
+//!   gives the configurations, their union and their intersection). It makes band branching
+//!   robust on nearly empty grids (~65,600 → ~45 nodes) and shrinks the trees: `BANDS` on
+//!   1905_11+ 79.6 → 67.4 branch points (tdoku 65), 1106 132 → 117 (tdoku 113). Counting
+//!   run at every branch point of `JCZ` too (before switching) cut nothing there and cost
+//!   4-15% (serg): lost. The occupancy of all 27 words computed by shifts first (a loop that
+//!   vectorises), then the lookups: `BANDS` 3-4% faster than one word at a time through
+//!   `SHRINK` (11+ 819 → 793 ms, 1106 517 → 499 ms, serg 288 → 276 ms). Lost: counting
+//!   the tie-breaking candidate cells only for bands tied on configurations (27 popcounts
+//!   fewer per scan, same choice): no change beyond the runs' spread (±1%).
+//! - the switch of `HYBRID`, measured with counting (same method; `jcz` = today's default):
+//!
+//!   | rule | 11+ | 1106 | serg | top1465 |
+//!   |---|---:|---:|---:|---:|
+//!   | `jcz` | 1,078 ms | 775 ms | 218 ms | 477 ms |
+//!   | `bands` | 793 | 499 | 276 | 417 |
+//!   | after 8 branch points | 870 | 559 | 228 | 440 |
+//!   | after 4 dead ends (kept) | 865-873 | 561 | 223 | 441 |
+//!   | restart as `bands` after 4 `jcz` dead ends | 869 | 535 | 219 | 544 |
+//!
+//!   (after 1, 2 or 8 dead ends: 11+ and 1106 within 1% of 4, serg 226 / 219 / 217 ms; a
+//!   restart after 1 or 2 dead ends: 11+ 839 / 849 ms, serg 248 / 227 ms.) `bands` is the
+//!   fastest on every hard set but 27% slower on serg, whose puzzles (all with several
+//!   solutions) need ~7 branch points and pay for the band scan (a quarter of `bands`' time
+//!   there, `perf`) at each; the hybrid keeps serg within 1-3% of `jcz` (the runs' spread is
+//!   ~2%) and is 19-28% faster on the hard sets. Restarting wastes the `jcz` prefix on
+//!   medium puzzles (top1465 +14%): lost.
+//!   Result (`compare.sh --isomorphs 7 --rounds 3`, 17:44-17:52 UTC, other core busy),
+//!   ours/tdoku at limit 1 / 2: 1905_11+ 0.94 / 0.95 (`jcz` default: 0.77 / 0.75), 1106
+//!   0.90 / 0.87 (0.66 / 0.60), top1465 1.06 / 0.96 (0.98 / 0.85); serg 0.95 / 0.99 and
+//!   Kaggle 1.82 / 1.73 as before; CPU time against main's `jcz` default (18:17 UTC, quiet,
+//!   median of 5), L1 / L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue
+//!   −3%, serg +1% / 0%, Kaggle 0% / −2%. Branch points per puzzle at limit 2, `fast` / `bands` /
+//!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
 //! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
 //!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
 //! - lost: branching on a bivalue cell first and on band configurations only when there is
@@ -112,7 +160,8 @@ use paths::{run, Isa};
 
 use super::simd::SimdPath;
 use super::tables::{
-    BAND, COMPLEX, CONFIGS, CONFIG_CELLS, KEEP_OTHER, PEERS_IN_BAND, SHRINK, SINGLE9,
+    BAND, COMPLEX, CONFIG_CELLS, KEEP_OTHER, MINI_ROWS, MINI_ROW_CELLS, PEERS_IN_BAND, SHRINK,
+    SINGLE9,
 };
 use super::Tally;
 use crate::grid::{Grid, CELLS};
@@ -250,10 +299,7 @@ impl State {
     fn update_word(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i % 3;
         let mut a = self.cand[i];
-        let occupancy = usize::from(SHRINK[(a & 0x1FF) as usize])
-            | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
-            | usize::from(SHRINK[(a >> 18) as usize]) << 6;
-        a &= COMPLEX[occupancy];
+        a &= COMPLEX[occupancy(a)];
         if a == 0 {
             return Err(Contradiction);
         }
@@ -411,6 +457,101 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
+    /// Mini-row counting and band-configuration branching in one pass over the 27 words.
+    ///
+    /// Counting (tdoku's cardinality constraint on box-row intersections): each mini-row
+    /// holds exactly 3 digits. Per band, bit-sliced counts over the 9 digits of the
+    /// mini-rows each digit may use (in some configuration left) and must use (in all of
+    /// them). Fewer than 3 possible or more than 3 certain digits is a contradiction; 3
+    /// possible digits all go in (their rows lose the other boxes), 3 certain ones push the
+    /// others out ([`State::fill_mini_rows`]). Run only when the search is about to branch.
+    ///
+    /// Choice, when counting removed nothing: of the bands where some digit still has two or
+    /// more configurations, the one with the fewest configurations over those digits (ties:
+    /// fewer candidate cells), and there the digit with the fewest configurations (ties:
+    /// fewer candidate cells, then the lower digit). Counting configurations does not depend
+    /// on the order of cells, so the choice barely moves when the puzzle is rotated or
+    /// shuffled.
+    #[inline(always)]
+    fn band_step(&mut self) -> Result<BandStep, Contradiction> {
+        // Each word's mini-row occupancy, all 27 at once (shifts and masks that vectorise),
+        // then one table lookup each.
+        let mut info = [0u32; 27];
+        for (x, &w) in info.iter_mut().zip(&self.cand) {
+            *x = occupancy_of(w);
+        }
+        for x in info.iter_mut() {
+            *x = MINI_ROWS[*x as usize];
+        }
+        let mut best = (u32::MAX, 0);
+        let mut changed = false;
+        for band in 0..3 {
+            let (mut total, mut cells) = (0, 0);
+            let (mut p1, mut p2, mut p3, mut p4) = (0, 0, 0, 0);
+            let (mut f1, mut f2, mut f3, mut f4) = (0, 0, 0, 0);
+            for d in 0..9 {
+                let x = info[d * 3 + band];
+                let (p, f) = (x & 0x1FF, x >> 9 & 0x1FF);
+                p4 |= p3 & p;
+                p3 |= p2 & p;
+                p2 |= p1 & p;
+                p1 |= p;
+                f4 |= f3 & f;
+                f3 |= f2 & f;
+                f2 |= f1 & f;
+                f1 |= f;
+                // Digits with one configuration left add nothing to choose from.
+                total += CHOICES[(x >> 18) as usize];
+                cells += self.cand[d * 3 + band].count_ones();
+            }
+            if (0x1FF & !p3) | f4 != 0 {
+                return Err(Contradiction);
+            }
+            // Only 3 digits possible, not all certain yet; 3 certain, others still possible.
+            let (fill, full) = (p3 & !p4 & !f3, f3 & p4);
+            if fill | full != 0 {
+                self.fill_mini_rows(band, fill, full);
+                changed = true;
+            }
+            let key = total << 8 | cells;
+            if total != 0 && key < best.0 {
+                best = (key, band);
+            }
+        }
+        if changed {
+            return Ok(BandStep::Changed);
+        }
+        if best.0 == u32::MAX {
+            return Ok(BandStep::Fixed);
+        }
+        let band = best.1;
+        let mut pick = (u32::MAX, 0);
+        for d in 0..9 {
+            let set = info[d * 3 + band] >> 18;
+            let key = set.count_ones() << 8 | self.cand[d * 3 + band].count_ones();
+            if set & set.wrapping_sub(1) != 0 && key < pick.0 {
+                pick = (key, d * 3 + band);
+            }
+        }
+        Ok(BandStep::Branch(pick.1, info[pick.1] >> 18))
+    }
+
+    /// The eliminations of mini-row counting in `band`: the digits possible in a mini-row of
+    /// `fill` go there (their rows lose the other boxes), digits not certain in a mini-row
+    /// of `full` leave it (9-bit sets, bit `row * 3 + box`).
+    #[cold]
+    fn fill_mini_rows(&mut self, band: usize, fill: u32, full: u32) {
+        for d in 0..9 {
+            let w = self.cand[d * 3 + band];
+            let info = MINI_ROWS[occupancy(w)];
+            let (p, f) = (info & 0x1FF, info >> 9 & 0x1FF);
+            let hits = fill & p;
+            let rows = ((hits | hits >> 1 | hits >> 2) & 0o111) * 7;
+            let kill = (rows & !hits) | (full & !f);
+            self.cand[d * 3 + band] = w & !MINI_ROW_CELLS[kill as usize];
+        }
+    }
+
     /// The cell to branch on when there is no bivalue cell: of the first unsolved cell of
     /// each band, the one with fewest candidates (as JCZSolve's successors do; a global
     /// minimum measured worse on the hardest sets).
@@ -432,51 +573,6 @@ impl State {
             }
         }
         (best.0, best.1)
-    }
-
-    /// Band-configuration branching: of the bands where some digit still has two or more
-    /// configurations, the one with the fewest configurations over those digits (ties: fewer
-    /// candidate cells), and there the digit with the fewest configurations (ties: fewer
-    /// candidate cells, then the lower digit). Returns the digit's word and its configuration
-    /// set. Counting configurations does not depend on the order of cells, so the choice
-    /// barely moves when the puzzle is rotated or shuffled.
-    #[inline(always)]
-    fn band_choice(&self) -> Option<(usize, u32)> {
-        let mut sets = [0u8; 27];
-        let mut best = (u32::MAX, 0);
-        for band in 0..3 {
-            let (mut total, mut cells, mut open) = (0, 0, false);
-            for d in 0..9 {
-                let w = self.cand[d * 3 + band];
-                let occ = usize::from(SHRINK[(w & 0x1FF) as usize])
-                    | usize::from(SHRINK[((w >> 9) & 0x1FF) as usize]) << 3
-                    | usize::from(SHRINK[(w >> 18) as usize]) << 6;
-                let set = CONFIGS[occ];
-                sets[d * 3 + band] = set;
-                let more = set & set.wrapping_sub(1) != 0;
-                // Digits with one configuration left add nothing to choose from.
-                total += if more { set.count_ones() } else { 0 };
-                cells += w.count_ones();
-                open |= more;
-            }
-            let key = total << 8 | cells;
-            if open && key < best.0 {
-                best = (key, band);
-            }
-        }
-        if best.0 == u32::MAX {
-            return None;
-        }
-        let band = best.1;
-        let mut pick = (u32::MAX, 0);
-        for d in 0..9 {
-            let set = sets[d * 3 + band];
-            let key = set.count_ones() << 8 | self.cand[d * 3 + band].count_ones();
-            if set & set.wrapping_sub(1) != 0 && key < pick.0 {
-                pick = (key, d * 3 + band);
-            }
-        }
-        Some((pick.1, u32::from(sets[pick.1])))
     }
 
     /// The grid of a solved state. Bit-sliced and branch-free: per band, four words hold
@@ -507,6 +603,46 @@ impl State {
         let cells: [u8; CELLS] = out[..CELLS].try_into().expect("81 cells");
         Grid::from_cells(cells).expect("cells are 1..=9")
     }
+}
+
+/// Which mini-rows of band word `w` hold a candidate (bit `row * 3 + box`).
+#[inline(always)]
+fn occupancy(w: u32) -> usize {
+    usize::from(SHRINK[(w & 0x1FF) as usize])
+        | usize::from(SHRINK[((w >> 9) & 0x1FF) as usize]) << 3
+        | usize::from(SHRINK[(w >> 18) as usize]) << 6
+}
+
+/// [`occupancy`] by shifts and masks alone (no lookup, so a loop of them vectorises): each
+/// mini-row's 3 cells folded onto its lowest bit, then the 9 bits packed.
+#[inline(always)]
+fn occupancy_of(w: u32) -> u32 {
+    let p = (w | w >> 1 | w >> 2) & 0o111_111_111;
+    let y = p | p >> 2 | p >> 4;
+    (y & 7) | (y >> 6 & 0o70) | (y >> 12 & 0o700)
+}
+
+/// `CHOICES[configs]`: the number of configurations in the 6-bit set, or 0 for one (a digit
+/// whose configuration is fixed offers no choice).
+const CHOICES: [u32; 64] = {
+    let mut t = [0; 64];
+    let mut m = 0;
+    while m < 64 {
+        let n = (m as u32).count_ones();
+        t[m] = if n > 1 { n } else { 0 };
+        m += 1;
+    }
+    t
+};
+
+/// What [`State::band_step`] found.
+enum BandStep {
+    /// Mini-row counting removed candidates: propagate again.
+    Changed,
+    /// Branch on the configurations (bit set) of band word `.0`.
+    Branch(usize, u32),
+    /// Every digit's configuration is fixed in every band: branch on a cell.
+    Fixed,
 }
 
 /// Givens from which [`State::new`] goes digit by digit.
@@ -575,20 +711,30 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
 ) {
     loop {
         let Ok(bivalue) = st.propagate::<P>() else {
+            tally.dead_ends += 1;
             return;
         };
         if st.is_solved() {
             tally.found(|| st.solution());
             return;
         }
-        if !CAREFUL && RULE != JCZ {
-            let bands = RULE == BANDS || tally.branch_points >= HYBRID_AFTER;
-            let choice = if bands { st.band_choice() } else { None };
-            if let Some((i, configs)) = choice {
-                if branch_on_configs::<P, CAREFUL, RULE>(&mut st, tally, i, configs) {
-                    return;
+        // Hybrid: cells while the search has met few dead ends (most puzzles with many
+        // solutions never meet more), band configurations after.
+        let bands = RULE == BANDS || (RULE == HYBRID && tally.dead_ends >= HYBRID_AFTER);
+        if !CAREFUL && bands {
+            let Ok(step) = st.band_step() else {
+                tally.dead_ends += 1;
+                return;
+            };
+            match step {
+                BandStep::Changed => continue,
+                BandStep::Branch(i, configs) => {
+                    if branch_on_configs::<P, CAREFUL, RULE>(&mut st, tally, i, configs) {
+                        return;
+                    }
+                    continue;
                 }
-                continue;
+                BandStep::Fixed => {}
             }
         }
         let (band, bit) = if CAREFUL {
@@ -728,15 +874,16 @@ impl State {
 
 /// Branching rule: the first bivalue cell, else JCZSolve's fallback cell.
 pub(super) const JCZ: u8 = 0;
-/// Branching rule: band configurations ([`State::band_choice`]), cells once every digit's
-/// configuration is fixed.
+/// Branching rule: band configurations ([`State::band_step`], with mini-row counting), cells
+/// once every digit's configuration is fixed.
 pub(super) const BANDS: u8 = 1;
-/// Branching rule: [`JCZ`] for the first [`HYBRID_AFTER`] branch points of a search, then
-/// [`BANDS`].
+/// Branching rule: [`JCZ`] until the search has met [`HYBRID_AFTER`] dead ends, then
+/// [`BANDS`] (the default).
 pub(super) const HYBRID: u8 = 2;
-/// Branch points after which [`HYBRID`] switches to band configurations: puzzles with many
-/// solutions (serg_benchmark, 6-7 branch points each) keep the cheaper cell branching.
-const HYBRID_AFTER: u64 = 8;
+/// Dead ends after which [`HYBRID`] switches to band configurations: puzzles with many
+/// solutions (serg_benchmark, 6-7 branch points each) mostly finish before, with the cheaper
+/// cell branching.
+const HYBRID_AFTER: u64 = 4;
 
 /// Work allowed to the first attempt: 24 times the most nodes any puzzle of the public hard
 /// sets needs (2,750 on forum_hardest_1106 with limit 2), so real puzzles never restart.
@@ -811,6 +958,53 @@ mod tests {
                 b.map_or("conflict", |_| "fine")
             ),
         }
+    }
+
+    #[test]
+    fn occupancy_by_shifts_equals_occupancy_by_lookup() {
+        let mut rng = Rng::new(17, 0);
+        for _ in 0..100_000 {
+            // Sparse and dense words alike.
+            let w = (rng.next_u64() & rng.next_u64() | rng.next_u64() >> 40) as u32 & BAND;
+            assert_eq!(occupancy_of(w) as usize, occupancy(w), "{w:#o}");
+        }
+        for k in 0..27 {
+            assert_eq!(occupancy(1 << k), 1 << (k / 9 * 3 + k % 9 / 3));
+        }
+    }
+
+    /// The empty grid's state with digits `digits` confined, in row 0, to its first 3 cells.
+    fn confined_in_first_mini_row(digits: std::ops::Range<usize>) -> State {
+        let mut st = State::new(&Grid::EMPTY).expect("no givens");
+        for d in digits {
+            st.cand[d * 3] &= !0o770;
+        }
+        st
+    }
+
+    #[test]
+    fn mini_row_counting() {
+        // Four digits in one mini-row: a contradiction, though each digit alone is fine.
+        let mut st = confined_in_first_mini_row(0..4);
+        assert!(st.band_step().is_err());
+        // Three digits there: the other six leave its cells.
+        let mut st = confined_in_first_mini_row(0..3);
+        assert!(matches!(st.band_step(), Ok(BandStep::Changed)));
+        for d in 0..9 {
+            assert_eq!(st.cand[d * 3] & 0o7 != 0, d < 3, "digit {}", d + 1);
+        }
+        // Only three digits left possible there: they must go in (row 0 loses boxes 1, 2).
+        let mut st = State::new(&Grid::EMPTY).expect("no givens");
+        for d in 3..9 {
+            st.cand[d * 3] &= !0o7;
+        }
+        assert!(matches!(st.band_step(), Ok(BandStep::Changed)));
+        for d in 0..3 {
+            assert_eq!(st.cand[d * 3] & 0o777, 0o7, "digit {}", d + 1);
+        }
+        // Nothing to count on the empty grid: a band branch.
+        let mut st = State::new(&Grid::EMPTY).expect("no givens");
+        assert!(matches!(st.band_step(), Ok(BandStep::Branch(0, 0b111111))));
     }
 
     #[test]

@@ -137,6 +137,8 @@ struct Tally {
     /// (the fast solver's restarts; `u64::MAX` otherwise).
     work: u64,
     budget: u64,
+    /// Dead ends met: states propagation or counting refuted (the hybrid rule's switch).
+    dead_ends: u64,
 }
 
 impl Tally {
@@ -151,6 +153,7 @@ impl Tally {
             aborted: false,
             work: 0,
             budget: u64::MAX,
+            dead_ends: 0,
         }
     }
 
@@ -205,18 +208,17 @@ impl Tally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// The default: today the same search as [`Algorithm::Jcz`]. (The band-configuration
-    /// rules branch less on hard puzzles, but on nearly empty grids they enumerate dead
-    /// subtrees until the work budget restarts the search: ~65,000 nodes instead of ~55; see
-    /// `fast.rs`.)
+    /// The default: today the same search as [`Algorithm::Hybrid`].
     #[default]
     Fast,
     /// The bitboard solver branching on band configurations: in the band with the fewest
     /// configurations over its open digits, the digit with the fewest (independent of cell
-    /// order, so robust to the puzzle's orientation).
+    /// order, so robust to the puzzle's orientation), after mini-row counting (each
+    /// box-row intersection holds exactly 3 digits).
     Bands,
-    /// [`Algorithm::Jcz`]'s branching for the first 8 branch points of a search, then
-    /// [`Algorithm::Bands`]'.
+    /// [`Algorithm::Jcz`]'s branching until the search has met 4 dead ends, then
+    /// [`Algorithm::Bands`]': puzzles with many solutions keep the cheaper cell branching,
+    /// hard ones get the smaller tree.
     Hybrid,
     /// JCZSolve-style digit-plane bitboards: naked and hidden singles and locked candidates
     /// to a fixed point, branching on the first bivalue cell.
@@ -260,10 +262,10 @@ impl Algorithm {
         };
         match self {
             // The fast solver notices conflicting givens while it places them.
-            Algorithm::Fast | Algorithm::Jcz => {
+            Algorithm::Jcz => {
                 fast::solve::<{ fast::JCZ }>(grid, limits.solutions).unwrap_or_else(invalid)
             }
-            Algorithm::Hybrid => {
+            Algorithm::Fast | Algorithm::Hybrid => {
                 fast::solve::<{ fast::HYBRID }>(grid, limits.solutions).unwrap_or_else(invalid)
             }
             Algorithm::Bands => {

@@ -28,10 +28,22 @@ pub static PERM9: [u32; 512] = build_perm9();
 /// `CONFIGS[occupancy]`: which of the 6 *band configurations* fit in a digit's mini-row
 /// occupancy (bit `p` for the permutation `PERMS3[p]`: row `r` of the band holds the digit in
 /// box `PERMS3[p][r]`). Its popcount is the digit's number of configurations left in the band.
+/// (The solver reads them from [`MINI_ROWS`]; this table checks that one.)
+#[cfg(test)]
 pub static CONFIGS: [u8; 512] = build_configs();
 
 /// `CONFIG_CELLS[p]`: the band cells of the 3 mini-rows of configuration `p` (see [`CONFIGS`]).
 pub static CONFIG_CELLS: [u32; 6] = build_config_cells();
+
+/// `MINI_ROWS[occupancy]`: what a digit's mini-row occupancy (bit `row * 3 + box`) says about
+/// its mini-rows: bits 0-8 the union of the configurations that fit (where it may be),
+/// bits 9-17 their intersection (where it must be), bits 18-23 the configurations
+/// themselves ([`CONFIGS`]).
+pub static MINI_ROWS: [u32; 512] = build_mini_rows();
+
+/// `MINI_ROW_CELLS[mini_rows]`: the band cells of the mini-rows in the 9-bit set (bit
+/// `row * 3 + box`).
+pub static MINI_ROW_CELLS: [u32; 512] = build_mini_row_cells();
 
 /// `KEEP_OTHER[columns]`: the mask to apply to the *other two* bands of a digit, given the 9-bit
 /// set of columns this band can still use for it. When a box of this band can only use one
@@ -101,6 +113,7 @@ const fn config_mask(p: usize) -> usize {
     mask
 }
 
+#[cfg(test)]
 const fn build_configs() -> [u8; 512] {
     let mut t = [0u8; 512];
     let mut occ = 0;
@@ -113,6 +126,47 @@ const fn build_configs() -> [u8; 512] {
             p += 1;
         }
         occ += 1;
+    }
+    t
+}
+
+const fn build_mini_rows() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut occ = 0;
+    while occ < 512 {
+        let (mut union, mut meet) = (0usize, 0x1FFusize);
+        let mut configs = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            let mask = config_mask(p);
+            if mask & !occ == 0 {
+                union |= mask;
+                meet &= mask;
+                configs |= 1 << p;
+            }
+            p += 1;
+        }
+        if configs == 0 {
+            meet = 0;
+        }
+        t[occ] = union as u32 | (meet as u32) << 9 | configs << 18;
+        occ += 1;
+    }
+    t
+}
+
+const fn build_mini_row_cells() -> [u32; 512] {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut bit = 0;
+        while bit < 9 {
+            if m & (1 << bit) != 0 {
+                t[m] |= 0b111 << ((bit / 3) * 9 + (bit % 3) * 3);
+            }
+            bit += 1;
+        }
+        m += 1;
     }
     t
 }
@@ -233,6 +287,33 @@ mod tests {
             assert_eq!(union, COMPLEX[occ], "occupancy {occ:#o}");
         }
         assert_eq!(CONFIG_CELLS.iter().fold(0, |a, c| a | c), BAND);
+    }
+
+    #[test]
+    fn mini_rows_are_union_intersection_and_configs() {
+        for occ in 0..512 {
+            let info = MINI_ROWS[occ];
+            assert_eq!(info >> 18, u32::from(CONFIGS[occ]), "{occ:#o}");
+            assert_eq!(
+                MINI_ROW_CELLS[(info & 0x1FF) as usize],
+                COMPLEX[occ],
+                "{occ:#o}"
+            );
+            let meet = CONFIG_CELLS
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| CONFIGS[occ] & (1 << p) != 0)
+                .fold(BAND, |a, (_, c)| a & c);
+            let meet = if CONFIGS[occ] == 0 { 0 } else { meet };
+            assert_eq!(
+                MINI_ROW_CELLS[(info >> 9 & 0x1FF) as usize],
+                meet,
+                "{occ:#o}"
+            );
+        }
+        // Row 0 only in box 1: that mini-row is certain, and no other of row 0 or box 1.
+        let info = MINI_ROWS[0b111_111_010];
+        assert_eq!(info >> 9 & 0x1FF, 0b010);
     }
 
     #[test]
