@@ -154,15 +154,14 @@
 //!   dependency chain); trying the digit with more places first (fewer guesses on the unique
 //!   sets, slower on serg).
 
+mod bands;
 mod paths;
 
+use bands::{branch_on_configs, occupancy, BandStep};
 use paths::{run, Isa};
 
 use super::simd::SimdPath;
-use super::tables::{
-    BAND, COMPLEX, CONFIG_CELLS, KEEP_OTHER, MINI_ROWS, MINI_ROW_CELLS, PEERS_IN_BAND, SHRINK,
-    SINGLE9,
-};
+use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, SHRINK, SINGLE9};
 use super::Tally;
 use crate::grid::{Grid, CELLS};
 
@@ -457,101 +456,6 @@ impl State {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
-    /// Mini-row counting and band-configuration branching in one pass over the 27 words.
-    ///
-    /// Counting (tdoku's cardinality constraint on box-row intersections): each mini-row
-    /// holds exactly 3 digits. Per band, bit-sliced counts over the 9 digits of the
-    /// mini-rows each digit may use (in some configuration left) and must use (in all of
-    /// them). Fewer than 3 possible or more than 3 certain digits is a contradiction; 3
-    /// possible digits all go in (their rows lose the other boxes), 3 certain ones push the
-    /// others out ([`State::fill_mini_rows`]). Run only when the search is about to branch.
-    ///
-    /// Choice, when counting removed nothing: of the bands where some digit still has two or
-    /// more configurations, the one with the fewest configurations over those digits (ties:
-    /// fewer candidate cells), and there the digit with the fewest configurations (ties:
-    /// fewer candidate cells, then the lower digit). Counting configurations does not depend
-    /// on the order of cells, so the choice barely moves when the puzzle is rotated or
-    /// shuffled.
-    #[inline(always)]
-    fn band_step(&mut self) -> Result<BandStep, Contradiction> {
-        // Each word's mini-row occupancy, all 27 at once (shifts and masks that vectorise),
-        // then one table lookup each.
-        let mut info = [0u32; 27];
-        for (x, &w) in info.iter_mut().zip(&self.cand) {
-            *x = occupancy_of(w);
-        }
-        for x in info.iter_mut() {
-            *x = MINI_ROWS[*x as usize];
-        }
-        let mut best = (u32::MAX, 0);
-        let mut changed = false;
-        for band in 0..3 {
-            let (mut total, mut cells) = (0, 0);
-            let (mut p1, mut p2, mut p3, mut p4) = (0, 0, 0, 0);
-            let (mut f1, mut f2, mut f3, mut f4) = (0, 0, 0, 0);
-            for d in 0..9 {
-                let x = info[d * 3 + band];
-                let (p, f) = (x & 0x1FF, x >> 9 & 0x1FF);
-                p4 |= p3 & p;
-                p3 |= p2 & p;
-                p2 |= p1 & p;
-                p1 |= p;
-                f4 |= f3 & f;
-                f3 |= f2 & f;
-                f2 |= f1 & f;
-                f1 |= f;
-                // Digits with one configuration left add nothing to choose from.
-                total += CHOICES[(x >> 18) as usize];
-                cells += self.cand[d * 3 + band].count_ones();
-            }
-            if (0x1FF & !p3) | f4 != 0 {
-                return Err(Contradiction);
-            }
-            // Only 3 digits possible, not all certain yet; 3 certain, others still possible.
-            let (fill, full) = (p3 & !p4 & !f3, f3 & p4);
-            if fill | full != 0 {
-                self.fill_mini_rows(band, fill, full);
-                changed = true;
-            }
-            let key = total << 8 | cells;
-            if total != 0 && key < best.0 {
-                best = (key, band);
-            }
-        }
-        if changed {
-            return Ok(BandStep::Changed);
-        }
-        if best.0 == u32::MAX {
-            return Ok(BandStep::Fixed);
-        }
-        let band = best.1;
-        let mut pick = (u32::MAX, 0);
-        for d in 0..9 {
-            let set = info[d * 3 + band] >> 18;
-            let key = set.count_ones() << 8 | self.cand[d * 3 + band].count_ones();
-            if set & set.wrapping_sub(1) != 0 && key < pick.0 {
-                pick = (key, d * 3 + band);
-            }
-        }
-        Ok(BandStep::Branch(pick.1, info[pick.1] >> 18))
-    }
-
-    /// The eliminations of mini-row counting in `band`: the digits possible in a mini-row of
-    /// `fill` go there (their rows lose the other boxes), digits not certain in a mini-row
-    /// of `full` leave it (9-bit sets, bit `row * 3 + box`).
-    #[cold]
-    fn fill_mini_rows(&mut self, band: usize, fill: u32, full: u32) {
-        for d in 0..9 {
-            let w = self.cand[d * 3 + band];
-            let info = MINI_ROWS[occupancy(w)];
-            let (p, f) = (info & 0x1FF, info >> 9 & 0x1FF);
-            let hits = fill & p;
-            let rows = ((hits | hits >> 1 | hits >> 2) & 0o111) * 7;
-            let kill = (rows & !hits) | (full & !f);
-            self.cand[d * 3 + band] = w & !MINI_ROW_CELLS[kill as usize];
-        }
-    }
-
     /// The cell to branch on when there is no bivalue cell: of the first unsolved cell of
     /// each band, the one with fewest candidates (as JCZSolve's successors do; a global
     /// minimum measured worse on the hardest sets).
@@ -603,46 +507,6 @@ impl State {
         let cells: [u8; CELLS] = out[..CELLS].try_into().expect("81 cells");
         Grid::from_cells(cells).expect("cells are 1..=9")
     }
-}
-
-/// Which mini-rows of band word `w` hold a candidate (bit `row * 3 + box`).
-#[inline(always)]
-fn occupancy(w: u32) -> usize {
-    usize::from(SHRINK[(w & 0x1FF) as usize])
-        | usize::from(SHRINK[((w >> 9) & 0x1FF) as usize]) << 3
-        | usize::from(SHRINK[(w >> 18) as usize]) << 6
-}
-
-/// [`occupancy`] by shifts and masks alone (no lookup, so a loop of them vectorises): each
-/// mini-row's 3 cells folded onto its lowest bit, then the 9 bits packed.
-#[inline(always)]
-fn occupancy_of(w: u32) -> u32 {
-    let p = (w | w >> 1 | w >> 2) & 0o111_111_111;
-    let y = p | p >> 2 | p >> 4;
-    (y & 7) | (y >> 6 & 0o70) | (y >> 12 & 0o700)
-}
-
-/// `CHOICES[configs]`: the number of configurations in the 6-bit set, or 0 for one (a digit
-/// whose configuration is fixed offers no choice).
-const CHOICES: [u32; 64] = {
-    let mut t = [0; 64];
-    let mut m = 0;
-    while m < 64 {
-        let n = (m as u32).count_ones();
-        t[m] = if n > 1 { n } else { 0 };
-        m += 1;
-    }
-    t
-};
-
-/// What [`State::band_step`] found.
-enum BandStep {
-    /// Mini-row counting removed candidates: propagate again.
-    Changed,
-    /// Branch on the configurations (bit set) of band word `.0`.
-    Branch(usize, u32),
-    /// Every digit's configuration is fixed in every band: branch on a cell.
-    Fixed,
 }
 
 /// Givens from which [`State::new`] goes digit by digit.
@@ -750,35 +614,6 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             return;
         }
     }
-}
-
-/// Branch on the configurations `configs` of band-digit row `i` of `st`: every one but the
-/// last is searched on a copy; the last continues in `st` itself. True when the search is done.
-///
-/// # Safety
-/// The CPU supports `P`'s path.
-#[inline(always)]
-unsafe fn branch_on_configs<P: Isa, const CAREFUL: bool, const RULE: u8>(
-    st: &mut State,
-    tally: &mut Tally,
-    i: usize,
-    mut configs: u32,
-) -> bool {
-    tally.branch_points += 1;
-    while configs & (configs - 1) != 0 {
-        let p = configs.trailing_zeros() as usize;
-        configs &= configs - 1;
-        let mut child = *st;
-        child.cand[i] &= CONFIG_CELLS[p];
-        tally.guess();
-        P::search::<CAREFUL, RULE>(child, tally);
-        if tally.done() {
-            return true;
-        }
-    }
-    st.cand[i] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
-    tally.guess();
-    false
 }
 
 /// Branch on the candidates of the cell `bit` of `band`: every digit but the last is searched
@@ -958,53 +793,6 @@ mod tests {
                 b.map_or("conflict", |_| "fine")
             ),
         }
-    }
-
-    #[test]
-    fn occupancy_by_shifts_equals_occupancy_by_lookup() {
-        let mut rng = Rng::new(17, 0);
-        for _ in 0..100_000 {
-            // Sparse and dense words alike.
-            let w = (rng.next_u64() & rng.next_u64() | rng.next_u64() >> 40) as u32 & BAND;
-            assert_eq!(occupancy_of(w) as usize, occupancy(w), "{w:#o}");
-        }
-        for k in 0..27 {
-            assert_eq!(occupancy(1 << k), 1 << (k / 9 * 3 + k % 9 / 3));
-        }
-    }
-
-    /// The empty grid's state with digits `digits` confined, in row 0, to its first 3 cells.
-    fn confined_in_first_mini_row(digits: std::ops::Range<usize>) -> State {
-        let mut st = State::new(&Grid::EMPTY).expect("no givens");
-        for d in digits {
-            st.cand[d * 3] &= !0o770;
-        }
-        st
-    }
-
-    #[test]
-    fn mini_row_counting() {
-        // Four digits in one mini-row: a contradiction, though each digit alone is fine.
-        let mut st = confined_in_first_mini_row(0..4);
-        assert!(st.band_step().is_err());
-        // Three digits there: the other six leave its cells.
-        let mut st = confined_in_first_mini_row(0..3);
-        assert!(matches!(st.band_step(), Ok(BandStep::Changed)));
-        for d in 0..9 {
-            assert_eq!(st.cand[d * 3] & 0o7 != 0, d < 3, "digit {}", d + 1);
-        }
-        // Only three digits left possible there: they must go in (row 0 loses boxes 1, 2).
-        let mut st = State::new(&Grid::EMPTY).expect("no givens");
-        for d in 3..9 {
-            st.cand[d * 3] &= !0o7;
-        }
-        assert!(matches!(st.band_step(), Ok(BandStep::Changed)));
-        for d in 0..3 {
-            assert_eq!(st.cand[d * 3] & 0o777, 0o7, "digit {}", d + 1);
-        }
-        // Nothing to count on the empty grid: a band branch.
-        let mut st = State::new(&Grid::EMPTY).expect("no givens");
-        assert!(matches!(st.band_step(), Ok(BandStep::Branch(0, 0b111111))));
     }
 
     #[test]
