@@ -67,6 +67,18 @@ impl Distribution {
         }
     }
 
+    /// Count the values `other` counted (the result does not depend on the order of adds and
+    /// merges).
+    pub fn merge(&mut self, other: &Distribution) {
+        self.total += other.total;
+        for (mine, theirs) in self.small.iter_mut().zip(other.small.iter()) {
+            *mine += theirs;
+        }
+        for (&value, &count) in &other.large {
+            *self.large.entry(value).or_insert(0) += count;
+        }
+    }
+
     /// How many values were counted.
     pub fn len(&self) -> u64 {
         self.total

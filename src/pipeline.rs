@@ -8,10 +8,14 @@
 //!
 //! With a [`Render`] (solve's line output), the workers also format each block's results
 //! into the batch's byte buffer, so the writer thread only writes bytes, a whole batch at a
-//! time when its records fill their regions; the byte buffers go back to the workers.
+//! time when its records fill their regions; the byte buffers go back to the workers. A
+//! [`Fold`] next to it counts the results that need nothing in input order (solved puzzles)
+//! on the workers too, into per-worker totals: only the others (bad records, for messages and
+//! `--strict`) are kept for the collect step, and the fine ones are never stored.
 
 use std::io;
 use std::mem::MaybeUninit;
+use std::ptr;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
@@ -60,6 +64,37 @@ pub trait Render<T>: Sync {
     /// Write `item` at the start of `out` (at least [`max_len`](Render::max_len) bytes);
     /// returns the bytes written.
     fn render(&self, item: &T, out: &mut [u8]) -> usize;
+}
+
+/// Counts results on the workers, next to the work, instead of in the collect step (rendered
+/// runs only: a result not kept needs no `Sink::write`). Each worker counts into its own
+/// `Part`; the run returns the parts, to be added up by the caller.
+pub trait Fold<T>: Sync {
+    /// One worker's totals.
+    type Part: Default + Send;
+    /// Count `item` into `part` and return true (it then skips the collect step), or return
+    /// false to hand it to the collect step, in input order. Called on the workers, in no
+    /// particular order.
+    fn fold(&self, part: &mut Self::Part, item: &T) -> bool;
+}
+
+/// No folding: every result goes to the collect step.
+pub struct NoFold;
+
+impl<T> Fold<T> for NoFold {
+    type Part = ();
+    fn fold(&self, _: &mut (), _: &T) -> bool {
+        false
+    }
+}
+
+/// What a rendered run did: the records collected, and its workers' [`Fold`] parts.
+#[derive(Debug)]
+pub struct Ran<P> {
+    /// Records the run went through (each folded or collected).
+    pub records: u64,
+    /// The workers' totals of the folded results.
+    pub parts: Vec<P>,
 }
 
 /// A sink for runs whose results are only collected (nothing is written).
@@ -114,21 +149,6 @@ pub struct Halt {
     pub message: String,
 }
 
-/// Run `collect` over `done` in order; at the first [`Halt`], drop that record and the ones
-/// after it (so only those before it are written).
-fn collect_batch<T>(
-    done: &mut Vec<T>,
-    collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
-) -> Option<Halt> {
-    for (i, item) in done.iter_mut().enumerate() {
-        if let Err(halt) = collect(item) {
-            done.truncate(i);
-            return Some(halt);
-        }
-    }
-    None
-}
-
 /// A rayon pool of `threads` workers (at least one).
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     rayon::ThreadPoolBuilder::new()
@@ -164,33 +184,54 @@ pub fn run_stages<T: Send, W: Fn(Record) -> T + Sync>(
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
 ) -> Result<u64, PipelineError> {
-    run_rendered(reader, threads, batch, work, None, collect, sink, progress)
+    let on_workers = OnWorkers::<T, NoFold> {
+        render: None,
+        fold: None,
+    };
+    run_rendered(
+        reader, threads, batch, work, on_workers, collect, sink, progress,
+    )
+    .map(|ran| ran.records)
 }
 
-/// [`run_stages`] with `render` (when given) formatting the results on the workers: the sink
-/// gets their bytes ([`Sink::write_rendered`]) for every batch read as blocks of lines.
+/// What the workers do with the results besides making them (see [`run_rendered`]).
+pub struct OnWorkers<'a, T, F> {
+    /// Format them (for every batch read as blocks of lines).
+    pub render: Option<&'a dyn Render<T>>,
+    /// Count those that need no collect step (only with `render`, ignored without).
+    pub fold: Option<&'a F>,
+}
+
+/// [`run_stages`] with the workers formatting the results (`on.render`): the sink gets their
+/// bytes ([`Sink::write_rendered`]) for every batch read as blocks of lines; and counting
+/// them (`on.fold`): the results it folds skip the collect step, and the run returns the
+/// workers' parts.
 #[allow(clippy::too_many_arguments)]
-pub fn run_rendered<T: Send, W: Fn(Record) -> T + Sync>(
+pub fn run_rendered<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>>(
     reader: RecordReader,
     threads: usize,
     batch: usize,
     work: &W,
-    render: Option<&dyn Render<T>>,
+    on: OnWorkers<'_, T, F>,
     collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
     sink: &mut (dyn Sink<T> + Send),
     progress: &dyn Progress,
-) -> Result<u64, PipelineError> {
+) -> Result<Ran<F::Part>, PipelineError> {
     let stages = Stages {
         pool: worker_pool(threads)?,
         work,
-        render,
+        render: on.render,
+        fold: on.fold.filter(|_| on.render.is_some()),
         spare: Mutex::new(Vec::new()),
+        parts: Mutex::new(Vec::new()),
         progress,
     };
-    stages.run(reader, batch, collect, sink)
+    let records = stages.run(reader, batch, collect, sink)?;
+    let parts = stages.parts.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(Ran { records, parts })
 }
 
-impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
+impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
     /// The run: a small input on this thread, a larger one through the threaded pipeline.
     fn run(
         &self,
@@ -205,9 +246,8 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
         if matches!(first_read, Ok(n) if n >= batch) {
             return self.threaded(reader, first, batch, &mut collect, sink);
         }
-        let mut worked = self.work_batch(first);
-        let halt = collect_batch(&mut worked.done, &mut collect);
-        self.progress.update(worked.done.len() as u64);
+        let (worked, halt) = self.work_batch(first).collect(&mut collect);
+        self.progress.update(worked.records as u64);
         sink.start()
             .and_then(|()| worked.write(sink))
             .and_then(|()| sink.flush())
@@ -216,82 +256,134 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
             return Err(halted_at(reader.label().to_string(), h));
         }
         first_read.map_err(PipelineError::Input)?;
-        Ok(worked.done.len() as u64)
+        Ok(worked.records as u64)
     }
 }
 
-/// The worker side of a run: the pool, the work, the render and whom to tell about progress.
-/// The work is a type parameter rather than a `dyn Fn`, so parsing and the work compile into
-/// one loop.
-struct Stages<'a, T, W> {
+/// The worker side of a run: the pool, the work, the render and fold, and whom to tell about
+/// progress. The work is a type parameter rather than a `dyn Fn`, so parsing and the work
+/// compile into one loop.
+struct Stages<'a, T, W, F: Fold<T>> {
     pool: Option<rayon::ThreadPool>,
     work: &'a W,
     render: Option<&'a dyn Render<T>>,
+    /// Only with `render`.
+    fold: Option<&'a F>,
     /// Byte buffers of rendered batches, back from the writer to be used again.
     spare: Mutex<Vec<Vec<u8>>>,
+    /// The fold's parts not in use by a worker (one per worker that has folded).
+    parts: Mutex<Vec<F::Part>>,
     progress: &'a dyn Progress,
 }
 
-/// A worked batch: the results, and, when they were rendered, their bytes item by item.
+/// A worked batch: the results kept for the collect step (all of them, unless a fold took
+/// some), and, when they were rendered, the bytes of all of them, item by item.
 struct Worked<T> {
     done: Vec<T>,
+    /// The batch's records (after a halt: those before it).
+    records: usize,
     /// Each item's bytes at the start of its region of `max_len` bytes per record.
     bytes: Vec<u8>,
-    /// Per item: where its bytes start, how many there are, and its records.
+    /// Per item: where its bytes start, how many there are, and its first record.
     spans: Vec<Span>,
+    /// Rendered batches: per result in `done`, where it is in the batch.
+    marks: Vec<Mark>,
+    /// Rendered batches: bytes from here on are not written (a halt).
+    end: usize,
 }
 
 #[derive(Clone, Copy)]
 struct Span {
     start: usize,
     len: usize,
+    first: usize,
+}
+
+/// Where a result kept from a rendered item is: the batch's records before it, and where its
+/// bytes start.
+#[derive(Clone, Copy)]
+struct Mark {
     records: usize,
+    byte: usize,
 }
 
 impl<T> Worked<T> {
     fn plain(done: Vec<T>) -> Worked<T> {
         Worked {
+            records: done.len(),
             done,
             bytes: Vec::new(),
             spans: Vec::new(),
+            marks: Vec::new(),
+            end: usize::MAX,
         }
     }
 
-    /// Write the results (only those collected, when a halt cut the batch short): rendered
-    /// items as their bytes, runs of adjacent regions in one piece; the item a halt cut, and
-    /// batches not rendered, result by result.
+    /// Run `collect` over the kept results in order; at the first [`Halt`], cut the batch
+    /// before that record (only the records before it are written).
+    fn collect(
+        mut self,
+        collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
+    ) -> (Worked<T>, Option<Halt>) {
+        for (i, item) in self.done.iter_mut().enumerate() {
+            if let Err(halt) = collect(item) {
+                match self.marks.get(i) {
+                    Some(mark) => (self.records, self.end) = (mark.records, mark.byte),
+                    None => self.records = i,
+                }
+                self.done.truncate(i);
+                return (self, Some(halt));
+            }
+        }
+        (self, None)
+    }
+
+    /// Write the results (only those before a halt): rendered ones as their bytes, runs of
+    /// adjacent regions in one piece; batches not rendered, result by result.
     fn write(&self, sink: &mut (dyn Sink<T> + Send)) -> io::Result<()> {
         if self.spans.is_empty() {
             return self.done.iter().try_for_each(|r| sink.write(r));
         }
-        let mut left = self.done.len();
-        let mut at = 0;
         let mut run = 0..0;
         for span in &self.spans {
-            if left == 0 {
-                break;
-            }
-            if span.records > left {
-                sink.write_rendered(&self.bytes[run.clone()])?;
-                run = 0..0;
-                for r in &self.done[at..at + left] {
-                    sink.write(r)?;
-                }
+            if span.start >= self.end {
                 break;
             }
             if run.end != span.start {
                 sink.write_rendered(&self.bytes[run.clone()])?;
                 run = span.start..span.start;
             }
-            run.end += span.len;
-            left -= span.records;
-            at += span.records;
+            run.end = (span.start + span.len).min(self.end);
         }
         sink.write_rendered(&self.bytes[run])
     }
 }
 
-impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
+/// A fold part lent to a worker for a stretch of items; it goes back to the stages' parts
+/// when dropped.
+struct Lease<'p, P> {
+    part: Option<P>,
+    home: &'p Mutex<Vec<P>>,
+}
+
+impl<P> Drop for Lease<'_, P> {
+    fn drop(&mut self) {
+        if let (Some(part), Ok(mut home)) = (self.part.take(), self.home.lock()) {
+            home.push(part);
+        }
+    }
+}
+
+/// One item's place in a batch being worked on: its result slots, its bytes' region and its
+/// marks (rendered runs), and where it starts.
+type Place<'b, T> = (
+    &'b mut [MaybeUninit<T>],
+    &'b mut [u8],
+    &'b mut [MaybeUninit<Mark>],
+    Span,
+);
+
+impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
     /// Parse and work on one batch, in parallel when there is a pool; results keep the input
     /// order.
     fn work_batch(&self, batch: RawBatch) -> Worked<T> {
@@ -318,74 +410,133 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
     /// (blocks of lines): each item's records go straight into their own slots of the result,
     /// known from the item's record count, so no record is moved twice. With a render, each
     /// item's results are also rendered into its own region of the batch's bytes (`max_len`
-    /// bytes per record), on the worker that made them.
+    /// bytes per record), on the worker that made them; with a fold, the results it counts are
+    /// dropped there, and the others close up at the front of the result after the work.
     fn work_blocks(&self, batch: RawBatch) -> Worked<T> {
         let total = batch.len();
         let width = self.render.map_or(0, |r| r.max_len());
+        let rendered = self.render.is_some();
         let mut done: Vec<T> = Vec::with_capacity(total);
+        let mut marks: Vec<Mark> = Vec::with_capacity(if rendered { total } else { 0 });
         let mut out = self.spare_bytes(total * width);
         let (bytes, items) = batch.into_parts();
         let mut spans = Vec::with_capacity(items.len());
-        let mut slots = Vec::with_capacity(items.len());
+        let mut places: Vec<Place<'_, T>> = Vec::with_capacity(items.len());
         let mut rest = &mut done.spare_capacity_mut()[..total];
+        let mut rest_marks = &mut marks.spare_capacity_mut()[..];
         let mut rest_out = &mut out[..total * width];
+        let mut first = 0;
         for item in &items {
             let records = item.records();
             let (mine, after) = rest.split_at_mut(records);
             let (region, after_out) = rest_out.split_at_mut(records * width);
-            spans.push(Span {
-                start: spans
-                    .last()
-                    .map_or(0, |s: &Span| s.start + s.records * width),
+            let (my_marks, after_marks) =
+                rest_marks.split_at_mut(if rendered { records } else { 0 });
+            let span = Span {
+                start: first * width,
                 len: 0,
-                records,
-            });
-            slots.push((mine, region));
+                first,
+            };
+            spans.push(span);
+            places.push((mine, region, my_marks, span));
             rest = after;
             rest_out = after_out;
+            rest_marks = after_marks;
+            first += records;
         }
-        let fill = |(item, (slots, region)): (RawItem, (&mut [MaybeUninit<T>], &mut [u8]))| {
-            let mut filled = 0;
-            let mut at = 0;
+        // Per item: its bytes, and the results kept (at the front of its slots).
+        let fill = |lease: &mut Lease<'_, F::Part>, (item, place): (RawItem, Place<'_, T>)| {
+            let (slots, region, marks, span) = place;
+            let (mut filled, mut kept, mut at) = (0, 0, 0);
             bytes.each(item, |r| {
                 let result = (self.work)(r);
+                let byte = at;
                 if let Some(render) = self.render {
                     at += render.render(&result, &mut region[at..]);
                 }
-                slots[filled].write(result);
+                let folded = match (self.fold, lease.part.as_mut()) {
+                    (Some(fold), Some(part)) => fold.fold(part, &result),
+                    _ => false,
+                };
+                if !folded {
+                    if let Some(mark) = marks.get_mut(kept) {
+                        mark.write(Mark {
+                            records: span.first + filled,
+                            byte: span.start + byte,
+                        });
+                    }
+                    slots[kept].write(result);
+                    kept += 1;
+                }
                 filled += 1;
             });
             assert_eq!(filled, slots.len(), "an item gave other than its records");
-            at
+            (at, kept)
+        };
+        let lease = || Lease {
+            part: self.fold.map(|_| {
+                let spare = self.parts.lock().ok().and_then(|mut parts| parts.pop());
+                spare.unwrap_or_default()
+            }),
+            home: &self.parts,
         };
         let mut lens = Vec::with_capacity(items.len());
         match &self.pool {
             Some(pool) => pool.install(|| {
                 items
                     .into_par_iter()
-                    .zip(slots)
-                    .map(fill)
+                    .zip(places)
+                    .map_init(lease, fill)
                     .collect_into_vec(&mut lens)
             }),
-            None => lens.extend(items.into_iter().zip(slots).map(fill)),
+            None => {
+                let mut lease = lease();
+                lens.extend(items.into_iter().zip(places).map(|x| fill(&mut lease, x)));
+            }
         }
-        // SAFETY: the slots split the first `total` places of `done` without overlap, and each
-        // was written: an item that gave fewer records than its slots fails the assertion (and
-        // one that gave more, the index), and a panic leaves here before this line, with the
-        // values written leaked, never read. Why not safe code: a vector per item, appended
-        // after, allocates once per ~60 records (tests/pipeline_alloc.rs allows far less) and
-        // moves every result once more; rayon's ordered collect of a flat map does the same.
-        unsafe { done.set_len(total) };
+        // Close up the kept results (and their marks) at the front.
+        let mut kept_total = 0;
+        for (span, &(len, kept)) in spans.iter_mut().zip(&lens) {
+            span.len = len;
+            if span.first != kept_total {
+                // SAFETY: the first `kept` slots of this item (from `span.first`) were written
+                // by its worker, and `kept_total <= span.first`: the copy moves them (and their
+                // marks, written for the same slots when there are marks) towards the front,
+                // over slots already moved from or never written. `ptr::copy` allows overlap.
+                unsafe {
+                    let results = done.as_mut_ptr();
+                    ptr::copy(results.add(span.first), results.add(kept_total), kept);
+                    if rendered {
+                        let m = marks.as_mut_ptr();
+                        ptr::copy(m.add(span.first), m.add(kept_total), kept);
+                    }
+                }
+            }
+            kept_total += kept;
+        }
+        // SAFETY: the first `kept_total` places of `done` hold the kept results, moved there
+        // above, each once; the places after them hold copies already moved (or nothing) and
+        // are never read. An item that gave fewer records than its slots fails the assertion
+        // (one that gave more, the index), and a panic leaves before this line: the results
+        // written are leaked, never read. Marks (when rendered) were written for the same
+        // slots. Why not safe code: a vector per item, appended after, allocates once per ~60
+        // records (tests/pipeline_alloc.rs allows far less) and moves every result once more.
+        unsafe {
+            done.set_len(kept_total);
+            if rendered {
+                marks.set_len(kept_total);
+            }
+        }
         if self.render.is_none() {
             return Worked::plain(done);
         }
-        for (span, len) in spans.iter_mut().zip(lens) {
-            span.len = len;
-        }
         Worked {
             done,
+            records: total,
             bytes: out,
             spans,
+            marks,
+            end: usize::MAX,
         }
     }
 
@@ -509,11 +660,10 @@ impl<T: Send, W: Fn(Record) -> T + Sync> Stages<'_, T, W> {
     /// Collect one worked batch: the records up to a halt, and the halt.
     fn collect(
         &self,
-        mut worked: Worked<T>,
+        worked: Worked<T>,
         collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
     ) -> (Worked<T>, Option<Halt>) {
-        let halt = collect_batch(&mut worked.done, collect);
-        (worked, halt)
+        worked.collect(collect)
     }
 }
 
@@ -568,7 +718,7 @@ impl Ended {
         progress: &dyn Progress,
         out: &SyncSender<Worked<T>>,
     ) -> bool {
-        self.records += done.done.len() as u64;
+        self.records += done.records as u64;
         progress.update(self.records);
         if out.send(done).is_err() {
             return false;

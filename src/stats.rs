@@ -66,6 +66,24 @@ impl RunStats {
         self.malformed += 1;
     }
 
+    /// Add the counts of `other` (the result does not depend on the order of adds and
+    /// merges).
+    pub fn merge(&mut self, other: &RunStats) {
+        self.records += other.records;
+        self.solved += other.solved;
+        self.multiple += other.multiple;
+        self.unsolvable += other.unsolvable;
+        self.invalid += other.invalid;
+        self.malformed += other.malformed;
+        self.aborted += other.aborted;
+        self.guesses += other.guesses;
+        self.branch_points += other.branch_points;
+        self.nodes += other.nodes;
+        self.max_guesses = self.max_guesses.max(other.max_guesses);
+        self.max_nodes = self.max_nodes.max(other.max_nodes);
+        self.no_guess += other.no_guess;
+    }
+
     /// Records that went through a complete search (solved, multiple or unsolvable).
     pub fn searched(&self) -> u64 {
         self.solved + self.multiple + self.unsolvable

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
-use sudoku_batch::pipeline::{self, NoProgress, BATCH};
-use sudoku_batch::solve::{self, LineRender, ResultWriter};
+use sudoku_batch::pipeline::{self, NoProgress, OnWorkers, BATCH};
+use sudoku_batch::solve::{self, FoldFine, LineRender, ResultWriter};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -65,13 +65,19 @@ fn allocations(input: &Input) -> (u64, u64) {
     let mut writer = ResultWriter::new(std::io::sink(), OutputFormat::Line, false);
     let mut stats = RunStats::default();
     let before = COUNT.load(Ordering::Relaxed);
-    // As `solve --format line` runs: the line records rendered on the workers.
+    // As `solve --format line` runs: the line records rendered and counted on the workers.
     let records = pipeline::run_rendered(
         reader,
         2,
         BATCH,
         &|r| solve::solve_record(r, Algorithm::Fast, &limits, false),
-        Some(&LineRender),
+        OnWorkers {
+            render: Some(&LineRender),
+            fold: Some(&FoldFine {
+                file: "in",
+                limit: 1,
+            }),
+        },
         |r| {
             solve::tally(&mut stats, r);
             Ok(())
@@ -79,7 +85,8 @@ fn allocations(input: &Input) -> (u64, u64) {
         &mut writer,
         &NoProgress,
     )
-    .unwrap();
+    .unwrap()
+    .records;
     (COUNT.load(Ordering::Relaxed) - before, records)
 }
 

@@ -1,25 +1,32 @@
 //! Line records rendered on the workers (`pipeline::run_rendered` with `LineRender`, as
 //! `solve --format line` runs) are the bytes the writer thread writes record by record
 //! (`run_stages`), whatever the threads and batch size, with malformed, invalid and
-//! unsolvable records among them, and when a collect step halts the run at any record.
+//! unsolvable records among them, and when a collect step halts the run at any record. With
+//! the fine records counted on the workers (`FoldFine`), the output is the same, a halt at
+//! any bad record writes the records before it, and the counts are those made in input order.
 
 use std::io::Write;
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
-use sudoku_batch::pipeline::{self, Halt, NoProgress, PipelineError};
-use sudoku_batch::solve::{self, LineRender, RecordStatus, ResultWriter, SolvedRecord};
+use sudoku_batch::pipeline::{self, Halt, NoProgress, OnWorkers, PipelineError};
+use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
+use sudoku_batch::solve::{self, FoldFine, LineRender, RecordStatus, ResultWriter, SolvedRecord};
 use sudoku_batch::solver::{Algorithm, Limits};
+use sudoku_batch::stats::RunStats;
 
 const SOLVABLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 /// Two 5s in the first row.
 const INVALID: &str =
     "55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// Solved after 215 guesses (forum_hardest_1106, line 3): the hardest, many times over.
+const HARD: &str =
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 const UNSOLVABLE: &str =
     ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........";
 
 /// A line file of `n` records, every 37th malformed, every 53rd invalid, every 71st
-/// unsolvable, with a comment line now and then (not a record).
+/// unsolvable, most 29th ones hard, with a comment line now and then (not a record).
 fn input(dir: &std::path::Path, n: usize) -> Input {
     let path = dir.join(format!("in-{n}.txt"));
     let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
@@ -28,6 +35,7 @@ fn input(dir: &std::path::Path, n: usize) -> Input {
             _ if i % 37 == 36 => "not a puzzle",
             _ if i % 53 == 52 => INVALID,
             _ if i % 71 == 70 => UNSOLVABLE,
+            _ if i % 29 == 28 => HARD,
             _ => SOLVABLE,
         };
         if i % 101 == 100 {
@@ -39,49 +47,89 @@ fn input(dir: &std::path::Path, n: usize) -> Input {
     Input::Path(path)
 }
 
-/// The output of one run, and its error; `halt_at`: the collect step stops at that record
-/// (0-based), as `--strict` does at a bad one.
-fn run(
-    input: &Input,
-    threads: usize,
-    batch: usize,
-    rendered: bool,
-    halt_at: Option<u64>,
-) -> (Vec<u8>, Option<String>) {
+/// How a run makes its records: written one by one, rendered on the workers, or rendered and
+/// with the fine ones counted on the workers (`FoldFine`), as `solve --format line` runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    Plain,
+    Rendered,
+    Folded,
+}
+
+/// What one run gave: its output, its error, and the summary of what it counted (the collect
+/// step's counts, plus the workers' parts when folded).
+struct Run {
+    out: Vec<u8>,
+    error: Option<String>,
+    summary: serde_json::Value,
+}
+
+/// One run; `halt_line`: the collect step stops at the record on that line, as `--strict`
+/// does at a bad one.
+fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Option<u64>) -> Run {
     let reader = RecordReader::open(input, &ReaderOptions::default()).unwrap();
     let limits = Limits::solutions(1);
     let mut out = Vec::new();
     let mut writer = ResultWriter::new(&mut out, OutputFormat::Line, false);
-    let mut seen = 0u64;
+    let mut stats = RunStats::default();
+    let mut difficulty = Difficulty::default();
     let collect = |r: &mut SolvedRecord| {
-        seen += 1;
-        if Some(seen - 1) == halt_at {
+        if Some(r.line) == halt_line {
             return Err(Halt {
                 line: r.line,
                 message: format!("stopped at {}", r.status().as_str()),
             });
         }
+        solve::tally(&mut stats, r);
+        difficulty.add("in", r);
         Ok(())
     };
     let work = |r| solve::solve_record(r, Algorithm::Fast, &limits, false);
-    let render = rendered.then_some(&LineRender as &dyn pipeline::Render<SolvedRecord>);
+    let fold = FoldFine {
+        file: "in",
+        limit: 1,
+    };
+    let on = OnWorkers {
+        render: (mode != Mode::Plain).then_some(&LineRender as &dyn pipeline::Render<SolvedRecord>),
+        fold: (mode == Mode::Folded).then_some(&fold),
+    };
     let result = pipeline::run_rendered(
         reader,
         threads,
         batch,
         &work,
-        render,
+        on,
         collect,
         &mut writer,
         &NoProgress,
     );
     writer.into_inner().unwrap();
-    let error = match result {
+    let error = match &result {
         Ok(_) => None,
         Err(e @ PipelineError::Halted { .. }) => Some(e.to_string()),
         Err(e) => panic!("{e}"),
     };
-    (out, error)
+    if let Ok(ran) = result {
+        assert!(mode == Mode::Folded || ran.parts.is_empty());
+        let mut input = Difficulty::default();
+        for part in ran.parts {
+            stats.merge(&part.stats);
+            input.merge_same_input(part.difficulty);
+        }
+        difficulty.append(input);
+    }
+    let info = RunInfo {
+        inputs: vec!["in".into()],
+        algorithm: Algorithm::Fast,
+        threads: 1,
+        limit: 1,
+    };
+    let summary = serde_json::to_value(Summary::new(info, 1.0, stats, difficulty)).unwrap();
+    Run {
+        out,
+        error,
+        summary,
+    }
 }
 
 #[test]
@@ -89,10 +137,13 @@ fn rendered_lines_are_the_written_ones() {
     let dir = tempfile::tempdir().unwrap();
     let n = 3000;
     let input = input(dir.path(), n);
-    let (expected, none) = run(&input, 1, 4096, false, None);
-    assert!(none.is_none());
-    let text = String::from_utf8(expected.clone()).unwrap();
+    let expected = run(&input, 1, 4096, Mode::Plain, None);
+    assert!(expected.error.is_none());
+    let text = String::from_utf8(expected.out.clone()).unwrap();
     assert_eq!(text.lines().count(), n);
+    // The hardest puzzle is the first of many as hard: the counts made on the workers must
+    // name the same one.
+    assert_eq!(expected.summary["hardest"]["line"], 29);
     for status in [
         RecordStatus::Malformed,
         RecordStatus::Invalid,
@@ -103,13 +154,32 @@ fn rendered_lines_are_the_written_ones() {
             "{status:?} in the test"
         );
     }
-    for threads in [1, 2] {
-        for batch in [1, 7, 100, 4096] {
-            let (got, none) = run(&input, threads, batch, true, None);
-            assert!(none.is_none());
-            assert!(got == expected, "threads {threads}, batch {batch}");
+    for mode in [Mode::Rendered, Mode::Folded] {
+        for threads in [1, 2] {
+            for batch in [1, 7, 100, 4096] {
+                let got = run(&input, threads, batch, mode, None);
+                assert!(got.error.is_none());
+                let case = format!("{mode:?}, threads {threads}, batch {batch}");
+                assert!(got.out == expected.out, "{case}");
+                assert_eq!(got.summary, expected.summary, "{case}");
+            }
         }
     }
+}
+
+/// The line of each record and whether it is fine, in input order.
+fn records(input: &Input) -> Vec<(u64, bool)> {
+    let reader = RecordReader::open(input, &ReaderOptions::default()).unwrap();
+    let limits = Limits::solutions(1);
+    let mut seen = Vec::new();
+    let work = |r| solve::solve_record(r, Algorithm::Fast, &limits, false);
+    let collect = |r: &mut SolvedRecord| {
+        seen.push((r.line, r.is_fine(1)));
+        Ok(())
+    };
+    let mut sink = pipeline::Discard;
+    pipeline::run_stages(reader, 1, 4096, &work, collect, &mut sink, &NoProgress).unwrap();
+    seen
 }
 
 #[test]
@@ -117,27 +187,68 @@ fn a_halt_inside_a_block_writes_the_records_before_it() {
     let dir = tempfile::tempdir().unwrap();
     let n = 2500;
     let input = input(dir.path(), n);
-    let (all, _) = run(&input, 1, 4096, false, None);
+    let all = run(&input, 1, 4096, Mode::Plain, None).out;
     let lines: Vec<&[u8]> = all.split_inclusive(|&b| b == b'\n').collect();
+    let records = records(&input);
+    assert_eq!(records.len(), n);
     // The first record, records inside and at the ends of blocks and batches, the last one.
     for halt_at in [
         0, 1, 36, 59, 60, 61, 99, 100, 101, 777, 1023, 1024, 2048, 2499,
     ] {
         let expected: Vec<u8> = lines[..halt_at].concat();
+        let line = Some(records[halt_at].0);
         for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 1024)] {
-            let (plain, plain_error) = run(&input, threads, batch, false, Some(halt_at as u64));
-            let (got, error) = run(&input, threads, batch, true, Some(halt_at as u64));
+            let plain = run(&input, threads, batch, Mode::Plain, line);
+            let got = run(&input, threads, batch, Mode::Rendered, line);
             assert!(
-                plain == expected,
+                plain.out == expected,
                 "unrendered: halt at {halt_at}, batch {batch}"
             );
             assert!(
-                got == expected,
+                got.out == expected,
                 "halt at {halt_at}, threads {threads}, batch {batch}: {} bytes, expected {}",
-                got.len(),
+                got.out.len(),
                 expected.len()
             );
-            assert!(error.is_some() && error == plain_error, "{error:?}");
+            assert!(
+                got.error.is_some() && got.error == plain.error,
+                "{:?}",
+                got.error
+            );
+        }
+    }
+}
+
+#[test]
+fn a_halt_at_a_bad_record_writes_the_records_before_it_when_folded() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 2500;
+    let input = input(dir.path(), n);
+    let all = run(&input, 1, 4096, Mode::Plain, None).out;
+    let lines: Vec<&[u8]> = all.split_inclusive(|&b| b == b'\n').collect();
+    let records = records(&input);
+    // Every third bad record, and the last one (only bad ones reach the collect step).
+    let bad: Vec<usize> = (0..n).filter(|&i| !records[i].1).collect();
+    let mut halts: Vec<usize> = bad.iter().copied().step_by(3).collect();
+    halts.push(*bad.last().unwrap());
+    assert!(halts.len() > 40);
+    for halt_at in halts {
+        let expected: Vec<u8> = lines[..halt_at].concat();
+        let line = Some(records[halt_at].0);
+        for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 7)] {
+            let plain = run(&input, threads, batch, Mode::Plain, line);
+            let got = run(&input, threads, batch, Mode::Folded, line);
+            assert!(
+                got.out == expected,
+                "halt at {halt_at}, threads {threads}, batch {batch}: {} bytes, expected {}",
+                got.out.len(),
+                expected.len()
+            );
+            assert!(
+                got.error.is_some() && got.error == plain.error,
+                "{:?}",
+                got.error
+            );
         }
     }
 }

@@ -19,7 +19,9 @@ use anyhow::Context;
 use serde::Serialize;
 
 use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
-use sudoku_batch::pipeline::{self, Halt, PipelineError, Render, Sink, BATCH};
+use sudoku_batch::pipeline::{
+    self, Fold, Halt, NoFold, OnWorkers, PipelineError, Ran, Sink, BATCH,
+};
 
 use crate::cli::{self, InputArgs, ReportArgs, RunArgs};
 use crate::output::{LateFile, Output};
@@ -121,29 +123,34 @@ impl Job {
         sink: &mut (dyn Sink<T> + Send),
         bar: &Bar,
     ) -> anyhow::Result<u64> {
-        self.stage_rendered(reader, work, None, collect, sink, bar)
+        let on = OnWorkers::<T, NoFold> {
+            render: None,
+            fold: None,
+        };
+        Ok(self
+            .stage_rendered(reader, work, on, collect, sink, bar)?
+            .records)
     }
 
-    /// [`Job::stage`], with `render` (when given) formatting the results on the workers (see
-    /// [`pipeline::run_rendered`]).
-    pub fn stage_rendered<T: Send, W: Fn(Record) -> T + Sync>(
+    /// [`Job::stage`], with the workers formatting and counting the results (`on`, see
+    /// [`pipeline::run_rendered`]); returns the records and the workers' counts.
+    pub fn stage_rendered<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>>(
         &self,
         reader: RecordReader,
         work: &W,
-        render: Option<&dyn Render<T>>,
+        on: OnWorkers<'_, T, F>,
         collect: impl FnMut(&mut T) -> Result<(), Halt> + Send,
         sink: &mut (dyn Sink<T> + Send),
         bar: &Bar,
-    ) -> anyhow::Result<u64> {
+    ) -> anyhow::Result<Ran<F::Part>> {
         let label = reader.label().to_string();
         let (threads, batch) = (self.threads, self.batch);
-        let records =
-            pipeline::run_rendered(reader, threads, batch, work, render, collect, sink, bar)
-                .map_err(|e| self.output_error(e))?;
-        if records == 0 && !self.quiet {
+        let ran = pipeline::run_rendered(reader, threads, batch, work, on, collect, sink, bar)
+            .map_err(|e| self.output_error(e))?;
+        if ran.records == 0 && !self.quiet {
             bar.println(&crate::output::no_records(&label));
         }
-        Ok(records)
+        Ok(ran)
     }
 
     /// A pipeline error as the user should read it: write errors name the output.

@@ -7,8 +7,10 @@ pub mod writer;
 use serde::Serialize;
 
 use crate::io::reader::Record;
+use crate::pipeline::Fold;
 use crate::solver::{Algorithm, Limits, Outcome, Status};
 use crate::stats::RunStats;
+use summary::Difficulty;
 
 pub use writer::{Columns, LineRender, ResultWriter};
 
@@ -84,18 +86,27 @@ impl SolvedRecord {
         }
     }
 
-    /// What is wrong with the record, for `--strict` and stderr (`None`: it is fine; with a
-    /// `limit` below 2, `multiple` cannot be told apart from solved and is fine too).
-    pub fn problem(&self, limit: u32) -> Option<String> {
-        let status = self.status();
-        match status {
-            RecordStatus::Solved => None,
-            RecordStatus::Multiple if limit < 2 => None,
-            _ => Some(match self.error() {
-                Some(e) => format!("{}: {e}", status.as_str()),
-                None => status.as_str().to_string(),
-            }),
+    /// True when nothing is wrong with the record: solved, or, with a `limit` below 2,
+    /// `multiple` (it cannot be told apart from solved then).
+    pub fn is_fine(&self, limit: u32) -> bool {
+        match self.status() {
+            RecordStatus::Solved => true,
+            RecordStatus::Multiple => limit < 2,
+            _ => false,
         }
+    }
+
+    /// What is wrong with the record, for `--strict` and stderr (`None`: it is fine, see
+    /// [`is_fine`](Self::is_fine)).
+    pub fn problem(&self, limit: u32) -> Option<String> {
+        if self.is_fine(limit) {
+            return None;
+        }
+        let status = self.status().as_str();
+        Some(match self.error() {
+            Some(e) => format!("{status}: {e}"),
+            None => status.to_string(),
+        })
     }
 }
 
@@ -116,6 +127,37 @@ pub fn solve_record(
         line: record.line,
         input: (keep || outcome.is_none()).then(|| Box::new(record)),
         outcome,
+    }
+}
+
+/// Counts fine records on the workers ([`Fold`]), so that only the others reach the collect
+/// step: fine records need no message and cannot stop a `--strict` run.
+pub struct FoldFine<'a> {
+    /// The input's name (for the hardest puzzle).
+    pub file: &'a str,
+    /// The solution limit (is `multiple` fine?).
+    pub limit: u32,
+}
+
+/// One worker's counts of fine records (see [`FoldFine`]).
+#[derive(Debug, Default)]
+pub struct Counted {
+    /// Totals.
+    pub stats: RunStats,
+    /// Guesses and nodes, and the hardest puzzle.
+    pub difficulty: Difficulty,
+}
+
+impl Fold<SolvedRecord> for FoldFine<'_> {
+    type Part = Counted;
+    #[inline]
+    fn fold(&self, part: &mut Counted, r: &SolvedRecord) -> bool {
+        if !r.is_fine(self.limit) {
+            return false;
+        }
+        tally(&mut part.stats, r);
+        part.difficulty.add(self.file, r);
+        true
     }
 }
 

@@ -91,6 +91,34 @@ impl Difficulty {
     }
 }
 
+impl Difficulty {
+    /// Add the counts of `other`, made from records of a later input than this one's (input
+    /// order: of two equally hard puzzles, this one's stays the hardest).
+    pub fn append(&mut self, other: Difficulty) {
+        self.merge(other, |_, _| false);
+    }
+
+    /// Add the counts of `other`, made from records of the same input as this one's, in any
+    /// order: of two equally hard puzzles, the one on the earlier line is the hardest, as when
+    /// counted in input order.
+    pub fn merge_same_input(&mut self, other: Difficulty) {
+        self.merge(other, |mine, theirs| theirs.line < mine.line);
+    }
+
+    fn merge(&mut self, other: Difficulty, on_tie: impl Fn(&Hardest, &Hardest) -> bool) {
+        self.guesses.merge(&other.guesses);
+        self.nodes.merge(&other.nodes);
+        let Some(theirs) = other.hardest else { return };
+        let better = self.hardest.as_ref().is_none_or(|mine| {
+            let (a, b) = ((theirs.guesses, theirs.nodes), (mine.guesses, mine.nodes));
+            a > b || (a == b && on_tie(mine, &theirs))
+        });
+        if better {
+            self.hardest = Some(theirs);
+        }
+    }
+}
+
 /// What a run was asked to do, for its summary.
 #[derive(Clone, Debug)]
 pub struct RunInfo {

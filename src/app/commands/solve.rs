@@ -6,9 +6,11 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
-use sudoku_batch::pipeline::{Halt, Render};
+use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
-use sudoku_batch::solve::{self, Columns, LineRender, RecordStatus, ResultWriter, SolvedRecord};
+use sudoku_batch::solve::{
+    self, Columns, Counted, FoldFine, LineRender, RecordStatus, ResultWriter, SolvedRecord,
+};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -142,7 +144,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let limits = Limits::solutions(limit);
     let keep = args.format != OutputFormat::Line;
     let work = |r| solve::solve_record(r, args.algorithm, &limits, keep);
-    // Line records are formatted on the workers; csv and jsonl ones on the writer thread.
+    // Line records are formatted on the workers, and the fine ones counted there too; csv and
+    // jsonl ones are formatted on the writer thread.
     let render = (args.format == OutputFormat::Line).then_some(&LineRender as &dyn Render<_>);
     let mut totals = Totals::new(args.quiet);
     for input in &job.inputs {
@@ -150,8 +153,17 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let reader = job.open(input)?;
         writer.set_input(&label, reader.csv_headers())?;
         bar.next_input(reader.bytes_read(), totals.stats.records);
+        let fold = FoldFine {
+            file: &label,
+            limit,
+        };
+        let on = OnWorkers {
+            render,
+            fold: Some(&fold),
+        };
         let collect = |r: &mut SolvedRecord| totals.add(&label, r, limit, args.report.strict, &bar);
-        job.stage_rendered(reader, &work, render, collect, &mut writer, &bar)?;
+        let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
+        totals.end_input(ran.parts);
     }
     job.commit(anyhow::Context::context(
         writer.into_inner(),
@@ -174,10 +186,15 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     job.finish(&summary, summary.stats.problems() == 0)
 }
 
-/// What the collect step gathers: totals, difficulty, and messages about bad records.
+/// What the collect step gathers: totals, difficulty, and messages about bad records. With
+/// line output, fine records are counted on the workers instead ([`FoldFine`]) and added in
+/// at the end of each input.
 struct Totals {
     stats: RunStats,
+    /// The inputs before the current one.
     difficulty: Difficulty,
+    /// The current input's records seen by the collect step.
+    input: Difficulty,
     diagnostics: Diagnostics,
 }
 
@@ -186,8 +203,19 @@ impl Totals {
         Totals {
             stats: RunStats::default(),
             difficulty: Difficulty::default(),
+            input: Difficulty::default(),
             diagnostics: Diagnostics::new(quiet),
         }
+    }
+
+    /// Add in the counts the workers made of the input just run.
+    fn end_input(&mut self, parts: Vec<Counted>) {
+        let mut input = std::mem::take(&mut self.input);
+        for part in parts {
+            self.stats.merge(&part.stats);
+            input.merge_same_input(part.difficulty);
+        }
+        self.difficulty.append(input);
     }
 
     /// Count one record of input `label`; with `strict`, stop at the first that is not fine.
@@ -214,7 +242,7 @@ impl Totals {
             }
         }
         solve::tally(&mut self.stats, r);
-        self.difficulty.add(label, r);
+        self.input.add(label, r);
         Ok(())
     }
 }
