@@ -53,10 +53,11 @@
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID` (the default): `JCZ` until the search has met 4 dead ends (states that
+//!   - `HYBRID` (the default): `BANDS` from the root when the root's propagation left 50
+//!     or more cells open; else `JCZ` until the search has met 4 dead ends (states that
 //!     propagation or counting refuted), then `BANDS`. Puzzles with many solutions
-//!     (serg_benchmark) mostly finish before that on the cheaper cell branching; hard ones
-//!     get the smaller tree.
+//!     (serg_benchmark: 31-47 cells open) mostly finish before that on the cheaper cell
+//!     branching; hard ones (54-61 open) get the smaller tree from the first branch.
 //!
 //!   Without mini-row counting, the band rules could not be the default: the fuzzer found
 //!   nearly empty grids on which they pick configurations that cannot fit together (4 digits
@@ -141,6 +142,18 @@
 //!   median of 5), L1 / L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue
 //!   −3%, serg +1% / 0%, Kaggle 0% / −2%. Branch points per puzzle at limit 2, `fast` / `bands` /
 //!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
+//! - kept (2026-11-30, third session; same method, 3 interleaved runs, limit 2): `HYBRID`
+//!   takes `BANDS` from the root when the root's propagation left ≥ 50 cells open (open
+//!   cells at the root: 11+ 55-60, 1106 54-61, top1465 mostly 45-63, serg 31-47, 17-clue
+//!   11-64). Against the previous default: 11+ 882 → 805 ms (`bands` 796), 1106 567 →
+//!   508 ms (`bands` 504), top1465 ×5 115 → 110 ms, 17-clue 179 → 170 ms, serg within
+//!   noise (224-232 ms; `bands` 282-287). Thresholds 40 / 45 cost serg 30% / 17%; 48 and 55
+//!   measured like 50.
+//! - lost (third session): skipping `changed_words` when a round of band updates provably
+//!   changed nothing (exact change bits for the two other bands, all of a band's words when
+//!   a cell was placed): serg +6%, 11+ +2%, 1106 flat; and the mini-row occupancy by shifts
+//!   in the band update instead of 3 `SHRINK` lookups (a longer dependency chain): 11+ a
+//!   further +2.5%, top1465 +8%.
 //! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
 //!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
 //! - lost: branching on a bivalue cell first and on band configurations only when there is
@@ -582,9 +595,16 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             tally.found(|| st.solution());
             return;
         }
+        if RULE == HYBRID && tally.guesses == 0 {
+            // The root: a wide open grid gets band configurations from the start.
+            let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
+            tally.wide = open >= HYBRID_WIDE;
+        }
         // Hybrid: cells while the search has met few dead ends (most puzzles with many
-        // solutions never meet more), band configurations after.
-        let bands = RULE == BANDS || (RULE == HYBRID && tally.dead_ends >= HYBRID_AFTER);
+        // solutions never meet more), band configurations after, or from the root when it
+        // left many cells open.
+        let bands =
+            RULE == BANDS || (RULE == HYBRID && (tally.wide || tally.dead_ends >= HYBRID_AFTER));
         if !CAREFUL && bands {
             let Ok(step) = st.band_step() else {
                 tally.dead_ends += 1;
@@ -712,13 +732,17 @@ pub(super) const JCZ: u8 = 0;
 /// Branching rule: band configurations ([`State::band_step`], with mini-row counting), cells
 /// once every digit's configuration is fixed.
 pub(super) const BANDS: u8 = 1;
-/// Branching rule: [`JCZ`] until the search has met [`HYBRID_AFTER`] dead ends, then
-/// [`BANDS`] (the default).
+/// Branching rule: [`BANDS`] when the root left [`HYBRID_WIDE`] cells open or more, else
+/// [`JCZ`] until the search has met [`HYBRID_AFTER`] dead ends, then [`BANDS`] (the default).
 pub(super) const HYBRID: u8 = 2;
 /// Dead ends after which [`HYBRID`] switches to band configurations: puzzles with many
 /// solutions (serg_benchmark, 6-7 branch points each) mostly finish before, with the cheaper
 /// cell branching.
 const HYBRID_AFTER: u64 = 4;
+/// Open cells after the root's propagation from which [`HYBRID`] branches on band
+/// configurations from the start: the hard sets leave 54-61 open, serg_benchmark's puzzles
+/// (several solutions each, small trees where cells are cheaper) 31-47.
+const HYBRID_WIDE: u32 = 50;
 
 /// Work allowed to the first attempt: 24 times the most nodes any puzzle of the public hard
 /// sets needs (2,750 on forum_hardest_1106 with limit 2), so real puzzles never restart.
