@@ -149,6 +149,13 @@
 //!   508 ms (`bands` 504), top1465 ×5 115 → 110 ms, 17-clue 179 → 170 ms, serg within
 //!   noise (224-232 ms; `bands` 282-287). Thresholds 40 / 45 cost serg 30% / 17%; 48 and 55
 //!   measured like 50.
+//! - kept (third session; 5 interleaved runs, limit 2): the digit of a naked single read
+//!   from four bit-sliced words of its band instead of a loop over the digits (whose exit
+//!   mispredicts): 11+ 808 → 794 ms, 1106 502 → 497, serg ×5 220 → 218, top1465 ×5 108 →
+//!   107 (1-2%, every run of each set; same trees).
+//! - lost (third session): placing the hidden singles in rows at the end of each round of
+//!   band updates instead of after each word (so updates of different digits would not
+//!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
 //! - lost (third session): skipping `changed_words` when a round of band updates provably
 //!   changed nothing (exact change bits for the two other bands, all of a band's words when
 //!   a cell was placed): serg +6%, 11+ +2%, 1106 flat; and the mini-row occupancy by shifts
@@ -416,17 +423,31 @@ impl State {
                 *bivalue = Some((band, pairs & pairs.wrapping_neg()));
             }
             let mut singles = unsolved & !two;
+            if singles == 0 {
+                continue;
+            }
+            // Bit k of each cell's digit index, bit-sliced (as in [`State::solution`]): the
+            // digit of a single without a loop whose exit mispredicts. (A single emptied by
+            // an earlier one of this pass gets a stale digit, which no longer fits its cell;
+            // the emptied cell is a contradiction at the next pass either way.)
+            let p = |d: usize| self.cand[d * 3 + band];
+            let bits = [
+                p(1) | p(3) | p(5) | p(7),
+                p(2) | p(3) | p(6) | p(7),
+                p(4) | p(5) | p(6) | p(7),
+                p(8),
+            ];
             while singles != 0 {
                 let bit = singles & singles.wrapping_neg();
                 singles ^= bit;
-                for d in 0..9 {
-                    if self.cand[d * 3 + band] & bit != 0 {
-                        self.place(d * 3 + band, bit);
-                        break;
-                    }
-                }
-                any = true;
+                let d = bits
+                    .iter()
+                    .enumerate()
+                    .map(|(k, w)| usize::from(w & bit != 0) << k)
+                    .sum::<usize>();
+                self.place(d * 3 + band, bit);
             }
+            any = true;
         }
         Ok(any)
     }
