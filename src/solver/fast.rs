@@ -153,6 +153,13 @@
 //!   from four bit-sliced words of its band instead of a loop over the digits (whose exit
 //!   mispredicts): 11+ 808 → 794 ms, 1106 502 → 497, serg ×5 220 → 218, top1465 ×5 108 →
 //!   107 (1-2%, every run of each set; same trees).
+//! - kept (third session; 5 interleaved runs, limit 1): in searches on configurations from
+//!   the root, the configuration with the fewest candidate cells tried first (increasing
+//!   order before; kept for the late switch of `HYBRID`, whose puzzles have several
+//!   solutions, so the first solution reported stays the same): branch points per puzzle
+//!   11+ 38.1 → 37.1, 1106 64.5 → 61.2; CPU time 11+ 424 → 412 ms, 1106 274 → 257 ms,
+//!   top1465, 17-clue, serg within noise; limit 2 unchanged (the whole tree is searched).
+//!   The most cells first: 39.3 and 64.4 branch points.
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
