@@ -160,6 +160,10 @@
 //!   11+ 38.1 → 37.1, 1106 64.5 → 61.2; CPU time 11+ 424 → 412 ms, 1106 274 → 257 ms,
 //!   top1465, 17-clue, serg within noise; limit 2 unchanged (the whole tree is searched).
 //!   The most cells first: 39.3 and 64.4 branch points.
+//! - result of the third session (`compare.sh --isomorphs 7 --rounds 3`, 20:20-20:30 UTC),
+//!   ours/tdoku at limit 1 / 2: 11+ 1.09 / 1.06, 1106 1.03 / 0.99, top1465 1.05 / 1.03,
+//!   17-clue 1.85 / 1.78, serg 0.96 / 0.98, Kaggle 1.80 / 1.70 (README); branch points at
+//!   limit 2: 11+ 67.6 (tdoku 65.0), 1106 117.0 (113.2).
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
