@@ -53,11 +53,10 @@
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID` (the default): `BANDS` from the root when the root's propagation left 50
-//!     or more cells open; else `JCZ` until the search has met 4 dead ends (states that
+//!   - `HYBRID` (the default): `JCZ` until the search has met 4 dead ends (states that
 //!     propagation or counting refuted), then `BANDS`. Puzzles with many solutions
-//!     (serg_benchmark: 31-47 cells open) mostly finish before that on the cheaper cell
-//!     branching; hard ones (54-61 open) get the smaller tree from the first branch.
+//!     (serg_benchmark) mostly finish before that on the cheaper cell branching; hard ones
+//!     get the smaller tree. (`BANDS` from the root is not safe yet: see "lost" below.)
 //!
 //!   Without mini-row counting, the band rules could not be the default: the fuzzer found
 //!   nearly empty grids on which they pick configurations that cannot fit together (4 digits
@@ -142,28 +141,34 @@
 //!   median of 5), L1 / L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue
 //!   −3%, serg +1% / 0%, Kaggle 0% / −2%. Branch points per puzzle at limit 2, `fast` / `bands` /
 //!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
-//! - kept (2026-11-30, third session; same method, 3 interleaved runs, limit 2): `HYBRID`
-//!   takes `BANDS` from the root when the root's propagation left ≥ 50 cells open (open
+//! - lost (2026-11-30, third session, reverted at merge; same method, 3 interleaved runs,
+//!   limit 2): `HYBRID` taking `BANDS` from the root when the root's propagation left ≥ 50
+//!   cells open. It took Norvig's "impossible" puzzle (no solution, 17 givens) from 51
+//!   guesses to 65,536: `BANDS` from the root does not refute it before the work budget
+//!   restarts the search (pure `bands` already took 65,537; `jcz` 1,909), so the test
+//!   `impossible_puzzle_is_refuted_quickly` now bounds it. Until band branching refutes such
+//!   grids, the figures it measured (open
 //!   cells at the root: 11+ 55-60, 1106 54-61, top1465 mostly 45-63, serg 31-47, 17-clue
 //!   11-64). Against the previous default: 11+ 882 → 805 ms (`bands` 796), 1106 567 →
 //!   508 ms (`bands` 504), top1465 ×5 115 → 110 ms, 17-clue 179 → 170 ms, serg within
 //!   noise (224-232 ms; `bands` 282-287). Thresholds 40 / 45 cost serg 30% / 17%; 48 and 55
-//!   measured like 50.
+//!   measured like 50) show what a safe version would buy.
 //! - kept (third session; 5 interleaved runs, limit 2): the digit of a naked single read
 //!   from four bit-sliced words of its band instead of a loop over the digits (whose exit
 //!   mispredicts): 11+ 808 → 794 ms, 1106 502 → 497, serg ×5 220 → 218, top1465 ×5 108 →
 //!   107 (1-2%, every run of each set; same trees).
-//! - kept (third session; 5 interleaved runs, limit 1): in searches on configurations from
+//! - kept (third session; 5 interleaved runs, limit 1, measured with the root rule above;
+//!   now `bands` only): in searches on configurations from
 //!   the root, the configuration with the fewest candidate cells tried first (increasing
 //!   order before; kept for the late switch of `HYBRID`, whose puzzles have several
 //!   solutions, so the first solution reported stays the same): branch points per puzzle
 //!   11+ 38.1 → 37.1, 1106 64.5 → 61.2; CPU time 11+ 424 → 412 ms, 1106 274 → 257 ms,
 //!   top1465, 17-clue, serg within noise; limit 2 unchanged (the whole tree is searched).
 //!   The most cells first: 39.3 and 64.4 branch points.
-//! - result of the third session (`compare.sh --isomorphs 7 --rounds 3`, 20:20-20:30 UTC),
+//! - with the root rule (reverted), `compare.sh --isomorphs 7 --rounds 3`, 20:20-20:30 UTC,
 //!   ours/tdoku at limit 1 / 2: 11+ 1.09 / 1.06, 1106 1.03 / 0.99, top1465 1.05 / 1.03,
-//!   17-clue 1.85 / 1.78, serg 0.96 / 0.98, Kaggle 1.80 / 1.70 (README); branch points at
-//!   limit 2: 11+ 67.6 (tdoku 65.0), 1106 117.0 (113.2).
+//!   17-clue 1.85 / 1.78, serg 0.96 / 0.98, Kaggle 1.80 / 1.70; branch points at limit 2:
+//!   11+ 67.6 (tdoku 65.0), 1106 117.0 (113.2). Without it, see the README.
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
@@ -627,16 +632,9 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             tally.found(|| st.solution());
             return;
         }
-        if RULE == HYBRID && tally.guesses == 0 {
-            // The root: a wide open grid gets band configurations from the start.
-            let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
-            tally.wide = open >= HYBRID_WIDE;
-        }
         // Hybrid: cells while the search has met few dead ends (most puzzles with many
-        // solutions never meet more), band configurations after, or from the root when it
-        // left many cells open.
-        let bands =
-            RULE == BANDS || (RULE == HYBRID && (tally.wide || tally.dead_ends >= HYBRID_AFTER));
+        // solutions never meet more), band configurations after.
+        let bands = RULE == BANDS || (RULE == HYBRID && tally.dead_ends >= HYBRID_AFTER);
         if !CAREFUL && bands {
             let Ok(step) = st.band_step() else {
                 tally.dead_ends += 1;
@@ -764,17 +762,13 @@ pub(super) const JCZ: u8 = 0;
 /// Branching rule: band configurations ([`State::band_step`], with mini-row counting), cells
 /// once every digit's configuration is fixed.
 pub(super) const BANDS: u8 = 1;
-/// Branching rule: [`BANDS`] when the root left [`HYBRID_WIDE`] cells open or more, else
-/// [`JCZ`] until the search has met [`HYBRID_AFTER`] dead ends, then [`BANDS`] (the default).
+/// Branching rule: [`JCZ`] until the search has met [`HYBRID_AFTER`] dead ends, then
+/// [`BANDS`] (the default).
 pub(super) const HYBRID: u8 = 2;
 /// Dead ends after which [`HYBRID`] switches to band configurations: puzzles with many
 /// solutions (serg_benchmark, 6-7 branch points each) mostly finish before, with the cheaper
 /// cell branching.
 const HYBRID_AFTER: u64 = 4;
-/// Open cells after the root's propagation from which [`HYBRID`] branches on band
-/// configurations from the start: the hard sets leave 54-61 open, serg_benchmark's puzzles
-/// (several solutions each, small trees where cells are cheaper) 31-47.
-const HYBRID_WIDE: u32 = 50;
 
 /// Work allowed to the first attempt: 24 times the most nodes any puzzle of the public hard
 /// sets needs (2,750 on forum_hardest_1106 with limit 2), so real puzzles never restart.

@@ -139,9 +139,6 @@ struct Tally {
     budget: u64,
     /// Dead ends met: states propagation or counting refuted (the hybrid rule's switch).
     dead_ends: u64,
-    /// The hybrid rule branches on band configurations from the root: the root state left
-    /// many cells open.
-    wide: bool,
 }
 
 impl Tally {
@@ -157,7 +154,6 @@ impl Tally {
             work: 0,
             budget: u64::MAX,
             dead_ends: 0,
-            wide: false,
         }
     }
 

@@ -101,6 +101,29 @@ fn contradictory_givens_are_invalid_with_unit_and_digit() {
     }
 }
 
+/// Norvig's "impossible" puzzle is refuted in few nodes by the default (51 guesses) and by
+/// `jcz` (1,909); a rule that only the work budget rescues (65,536: band configurations
+/// from the root) must not become the default.
+#[test]
+fn impossible_puzzle_is_refuted_quickly() {
+    let p = grid(NORVIG_IMPOSSIBLE);
+    for (algorithm, most) in [
+        (Algorithm::Fast, 1_000),
+        (Algorithm::Hybrid, 1_000),
+        (Algorithm::Jcz, 5_000),
+    ] {
+        for limit in [1, 2] {
+            let out = algorithm.solve(&p, &Limits::solutions(limit));
+            assert_eq!(out.status, Status::Unsolvable, "{algorithm}");
+            assert!(
+                out.nodes <= most,
+                "{algorithm}, limit {limit}: {} nodes",
+                out.nodes
+            );
+        }
+    }
+}
+
 #[test]
 fn valid_looking_puzzle_without_solution_is_unsolvable() {
     let p = grid(NORVIG_IMPOSSIBLE);

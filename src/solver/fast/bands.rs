@@ -177,10 +177,10 @@ pub(super) unsafe fn branch_on_configs<P: Isa, const CAREFUL: bool, const RULE: 
     mut configs: u32,
 ) -> bool {
     tally.branch_points += 1;
-    // Tightest first where the search runs on configurations from the root; in a hybrid
-    // search that switched late (mostly puzzles with several solutions) in increasing order,
-    // which reports the same first solution as the cell rule's searches did before.
-    let tight = RULE == BANDS || tally.wide;
+    // Tightest first where the search runs on configurations from the root (`bands`); in a
+    // hybrid search, which switches late (mostly puzzles with several solutions), in
+    // increasing order, which reports the same first solution as before.
+    let tight = RULE == BANDS;
     while configs & (configs - 1) != 0 {
         let p = if tight {
             tightest_config(st.cand[i], configs)
