@@ -622,7 +622,7 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
                 Err(TryRecvError::Disconnected) => None,
                 Err(TryRecvError::Empty) => {
                     if let Some(done) = pending.take() {
-                        let collected = self.collect(done, collect);
+                        let collected = done.collect(collect);
                         if !ended.hand_on(collected, self.progress, out) {
                             return ended;
                         }
@@ -640,7 +640,7 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
             };
             let work = || next.map(|batch| self.work_batch(batch));
             let held = pending.take();
-            let collected = || held.map(|done| self.collect(done, collect));
+            let collected = || held.map(|done| done.collect(collect));
             let (worked, collected) = match &self.pool {
                 Some(pool) => pool.join(work, collected),
                 None => (work(), collected()),
@@ -655,15 +655,6 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
                 None => return ended,
             }
         }
-    }
-
-    /// Collect one worked batch: the records up to a halt, and the halt.
-    fn collect(
-        &self,
-        worked: Worked<T>,
-        collect: &mut impl FnMut(&mut T) -> Result<(), Halt>,
-    ) -> (Worked<T>, Option<Halt>) {
-        worked.collect(collect)
     }
 }
 
