@@ -182,6 +182,31 @@ fn records(input: &Input) -> Vec<(u64, bool)> {
     seen
 }
 
+/// A run in `mode` halted at the record on `line` writes `expected` (the records before it)
+/// and stops with the error a plain run gives; returns the plain run.
+fn halted_like_plain(
+    input: &Input,
+    (threads, batch): (usize, usize),
+    mode: Mode,
+    line: Option<u64>,
+    expected: &[u8],
+) -> Run {
+    let plain = run(input, threads, batch, Mode::Plain, line);
+    let got = run(input, threads, batch, mode, line);
+    assert!(
+        got.out == expected,
+        "{mode:?}: halt at line {line:?}, threads {threads}, batch {batch}: {} bytes, expected {}",
+        got.out.len(),
+        expected.len()
+    );
+    assert!(
+        got.error.is_some() && got.error == plain.error,
+        "{:?}",
+        got.error
+    );
+    plain
+}
+
 #[test]
 fn a_halt_inside_a_block_writes_the_records_before_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -198,22 +223,11 @@ fn a_halt_inside_a_block_writes_the_records_before_it() {
         let expected: Vec<u8> = lines[..halt_at].concat();
         let line = Some(records[halt_at].0);
         for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 1024)] {
-            let plain = run(&input, threads, batch, Mode::Plain, line);
-            let got = run(&input, threads, batch, Mode::Rendered, line);
+            let plain =
+                halted_like_plain(&input, (threads, batch), Mode::Rendered, line, &expected);
             assert!(
                 plain.out == expected,
                 "unrendered: halt at {halt_at}, batch {batch}"
-            );
-            assert!(
-                got.out == expected,
-                "halt at {halt_at}, threads {threads}, batch {batch}: {} bytes, expected {}",
-                got.out.len(),
-                expected.len()
-            );
-            assert!(
-                got.error.is_some() && got.error == plain.error,
-                "{:?}",
-                got.error
             );
         }
     }
@@ -236,19 +250,7 @@ fn a_halt_at_a_bad_record_writes_the_records_before_it_when_folded() {
         let expected: Vec<u8> = lines[..halt_at].concat();
         let line = Some(records[halt_at].0);
         for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 7)] {
-            let plain = run(&input, threads, batch, Mode::Plain, line);
-            let got = run(&input, threads, batch, Mode::Folded, line);
-            assert!(
-                got.out == expected,
-                "halt at {halt_at}, threads {threads}, batch {batch}: {} bytes, expected {}",
-                got.out.len(),
-                expected.len()
-            );
-            assert!(
-                got.error.is_some() && got.error == plain.error,
-                "{:?}",
-                got.error
-            );
+            halted_like_plain(&input, (threads, batch), Mode::Folded, line, &expected);
         }
     }
 }
