@@ -22,8 +22,10 @@ const INVALID: &str =
 /// Solved after 215 guesses (forum_hardest_1106, line 3): the hardest, many times over.
 const HARD: &str =
     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+/// `SOLVABLE` with a 1 that fits no solution: refuted by propagation (no guesses), so `HARD`
+/// stays the hardest.
 const UNSOLVABLE: &str =
-    ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........";
+    "531.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
 /// A line file of `n` records, every 37th malformed, every 53rd invalid, every 71st
 /// unsolvable, most 29th ones hard, with a comment line now and then (not a record).

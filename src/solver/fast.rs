@@ -53,10 +53,16 @@
 //!     configuration's 3 mini-rows (`CONFIG_CELLS`) and the band update does the rest. A count
 //!     does not depend on cell order, so the choice is robust to orientation. When every
 //!     digit's configuration is fixed, cells as in `JCZ`.
-//!   - `HYBRID` (the default): `JCZ` until the search has met 4 dead ends (states that
-//!     propagation or counting refuted), then `BANDS`. Puzzles with many solutions
-//!     (serg_benchmark) mostly finish before that on the cheaper cell branching; hard ones
-//!     get the smaller tree. (`BANDS` from the root is not safe yet: see "lost" below.)
+//!   - `HYBRID` (the default): `BANDS` from the root when the root's propagation left 50 or
+//!     more cells open (the hard sets leave 54-61), under a small work budget (2,048 nodes;
+//!     the public sets need at most 1,329 that way); if that runs out, or when fewer cells
+//!     are open, `JCZ` until the search has met 4 dead ends (states that propagation or
+//!     counting refuted), then `BANDS`. Puzzles with many solutions (serg_benchmark: 31-47
+//!     open) mostly finish before the switch on the cheaper cell branching; hard ones get the
+//!     smaller tree from the first branch. The budget is there because band configurations
+//!     from the root cannot refute some sparse grids that cells refute at once: Norvig's
+//!     "impossible" puzzle takes `BANDS` 65,536 nodes, cells 51, so the default takes
+//!     2,048 + 51.
 //!
 //!   Without mini-row counting, the band rules could not be the default: the fuzzer found
 //!   nearly empty grids on which they pick configurations that cannot fit together (4 digits
@@ -198,7 +204,7 @@ use paths::{run, Isa};
 
 use super::simd::SimdPath;
 use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, SHRINK, SINGLE9};
-use super::Tally;
+use super::{Root, Tally};
 use crate::grid::{Grid, CELLS};
 
 const STACK_UPDATES: bool = true;
@@ -632,9 +638,22 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             tally.found(|| st.solution());
             return;
         }
-        // Hybrid: cells while the search has met few dead ends (most puzzles with many
-        // solutions never meet more), band configurations after.
-        let bands = RULE == BANDS || (RULE == HYBRID && tally.dead_ends >= HYBRID_AFTER);
+        if RULE == HYBRID && tally.root == Root::Undecided {
+            // The root's fixed point: a wide-open grid takes band configurations from here,
+            // under a small budget (see `solve_on`).
+            let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
+            tally.root = if open >= HYBRID_WIDE {
+                tally.budget = tally.budget.min(WIDE_BUDGET);
+                Root::Wide
+            } else {
+                Root::Narrow
+            };
+        }
+        // Hybrid: band configurations from the root of a wide-open grid; else cells while
+        // the search has met few dead ends (most puzzles with many solutions never meet
+        // more), band configurations after.
+        let bands = RULE == BANDS
+            || (RULE == HYBRID && (tally.root == Root::Wide || tally.dead_ends >= HYBRID_AFTER));
         if !CAREFUL && bands {
             let Ok(step) = st.band_step() else {
                 tally.dead_ends += 1;
@@ -762,13 +781,23 @@ pub(super) const JCZ: u8 = 0;
 /// Branching rule: band configurations ([`State::band_step`], with mini-row counting), cells
 /// once every digit's configuration is fixed.
 pub(super) const BANDS: u8 = 1;
-/// Branching rule: [`JCZ`] until the search has met [`HYBRID_AFTER`] dead ends, then
-/// [`BANDS`] (the default).
+/// Branching rule: [`BANDS`] from the root when it left [`HYBRID_WIDE`] cells open or more
+/// (within [`WIDE_BUDGET`]); else [`JCZ`] until the search has met [`HYBRID_AFTER`] dead
+/// ends, then [`BANDS`] (the default).
 pub(super) const HYBRID: u8 = 2;
 /// Dead ends after which [`HYBRID`] switches to band configurations: puzzles with many
 /// solutions (serg_benchmark, 6-7 branch points each) mostly finish before, with the cheaper
 /// cell branching.
 const HYBRID_AFTER: u64 = 4;
+/// Open cells after the root's propagation from which [`HYBRID`] branches on band
+/// configurations from the start: the hard sets leave 54-61 open, serg_benchmark's puzzles
+/// (several solutions each, small trees where cells are cheaper) 31-47.
+const HYBRID_WIDE: u32 = 50;
+/// Work allowed to [`HYBRID`]'s search from the root on band configurations before it gives
+/// way to the search that starts on cells. The public sets need at most 1,329 nodes that way
+/// (forum_hardest_1905_11+ shuffled, limit 2); Norvig's impossible puzzle would need 65,536
+/// (cells: 51).
+const WIDE_BUDGET: u64 = 1 << 11;
 
 /// Work allowed to the first attempt: 24 times the most nodes any puzzle of the public hard
 /// sets needs (2,750 on forum_hardest_1106 with limit 2), so real puzzles never restart.
@@ -782,7 +811,9 @@ pub(super) const FIRST_BUDGET: u64 = 1 << 16;
 /// search runs with a work budget; when it runs out, a careful search (failed-literal
 /// probing at every node) gets the same budget, and the two alternate with the budget
 /// growing fourfold, so the answer costs at most a small factor more than the better of the
-/// two strategies would. Counts (`nodes`, `guesses`, `branch_points`) add up every attempt.
+/// two strategies would. Before all that, [`HYBRID`] may first try band configurations from
+/// the root of a wide-open grid within [`WIDE_BUDGET`]. Counts (`nodes`, `guesses`,
+/// `branch_points`) add up every attempt.
 pub(super) fn solve<const RULE: u8>(grid: &Grid, limit: u32) -> Option<super::Outcome> {
     solve_on::<RULE>(SimdPath::active(), grid, limit)
 }
@@ -797,14 +828,18 @@ pub(super) fn solve_on<const RULE: u8>(
     let start = State::new(grid)?;
     let (mut nodes, mut guesses, mut branch_points) = (0, 0, 0);
     let mut budget = FIRST_BUDGET;
-    for attempt in 0u32.. {
+    // The hybrid rule's first attempt may branch on band configurations from the root.
+    let mut wide = RULE == HYBRID;
+    let mut attempt = 0u32;
+    loop {
+        let careful = attempt % 2 == 1;
         let mut tally = Tally::new(limit);
         tally.budget = budget;
-        if attempt % 2 == 0 {
-            run::<false, RULE>(path, start, &mut tally);
-        } else {
+        if careful {
             run::<true, RULE>(path, start, &mut tally);
-            budget = budget.saturating_mul(4);
+        } else {
+            tally.root = if wide { Root::Undecided } else { Root::Narrow };
+            run::<false, RULE>(path, start, &mut tally);
         }
         nodes += tally.nodes;
         guesses += tally.guesses;
@@ -815,8 +850,18 @@ pub(super) fn solve_on<const RULE: u8>(
             tally.branch_points = branch_points;
             return Some(tally.outcome());
         }
+        if tally.root == Root::Wide {
+            // Band configurations from the root did not finish within their small budget
+            // (they cannot refute some sparse grids that cells refute at once): start over
+            // on cells, as the first attempt.
+            wide = false;
+            continue;
+        }
+        if careful {
+            budget = budget.saturating_mul(4);
+        }
+        attempt += 1;
     }
-    unreachable!("the budget grows until a search finishes")
 }
 
 #[cfg(test)]

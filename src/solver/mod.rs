@@ -139,6 +139,20 @@ struct Tally {
     budget: u64,
     /// Dead ends met: states propagation or counting refuted (the hybrid rule's switch).
     dead_ends: u64,
+    /// The hybrid rule's choice at the root (fast solver only).
+    root: Root,
+}
+
+/// Whether a search of the fast solver's hybrid rule branches on band configurations from
+/// the root (a wide-open grid) or starts on cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Root {
+    /// Not decided yet: decided at the root's first fixed point, by the cells left open.
+    Undecided,
+    /// Band configurations from the root, under a small work budget.
+    Wide,
+    /// Cells first (the rule's own switch applies).
+    Narrow,
 }
 
 impl Tally {
@@ -154,6 +168,7 @@ impl Tally {
             work: 0,
             budget: u64::MAX,
             dead_ends: 0,
+            root: Root::Narrow,
         }
     }
 

@@ -101,15 +101,15 @@ fn contradictory_givens_are_invalid_with_unit_and_digit() {
     }
 }
 
-/// Norvig's "impossible" puzzle is refuted in few nodes by the default (51 guesses) and by
-/// `jcz` (1,909); a rule that only the work budget rescues (65,536: band configurations
-/// from the root) must not become the default.
+/// Norvig's "impossible" puzzle is refuted in few nodes by `jcz` (1,909) and by the default,
+/// whose band configurations from the root cannot refute it (`bands`: 65,536, rescued only
+/// by the work budget) but give way to cells after their small budget (2,048 + 51 nodes).
 #[test]
 fn impossible_puzzle_is_refuted_quickly() {
     let p = grid(NORVIG_IMPOSSIBLE);
     for (algorithm, most) in [
-        (Algorithm::Fast, 1_000),
-        (Algorithm::Hybrid, 1_000),
+        (Algorithm::Fast, 2_500),
+        (Algorithm::Hybrid, 2_500),
         (Algorithm::Jcz, 5_000),
     ] {
         for limit in [1, 2] {
@@ -122,6 +122,35 @@ fn impossible_puzzle_is_refuted_quickly() {
             );
         }
     }
+}
+
+/// The first puzzle of tdoku's puzzles5_forum_hardest_1905_11+: its root's propagation leaves
+/// more than 50 cells open.
+const FORUM_HARDEST: &str =
+    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+
+/// The default branches on band configurations from the root of a wide-open grid: the same
+/// tree as `bands` (smaller than `jcz`'s here: 131 nodes against 603 at limit 2); a grid with
+/// fewer cells open starts on cells.
+#[test]
+fn wide_open_grids_take_band_configurations_from_the_root() {
+    let tree = |algorithm: Algorithm, p: &Grid, limit| {
+        let out = algorithm.solve(p, &Limits::solutions(limit));
+        (out.status, out.solution, out.nodes, out.branch_points)
+    };
+    let hard = grid(FORUM_HARDEST);
+    for limit in [1, 2] {
+        let fast = tree(Algorithm::Fast, &hard, limit);
+        assert_eq!(fast, tree(Algorithm::Bands, &hard, limit), "limit {limit}");
+        assert_eq!(fast.0, Status::Solved);
+        assert!(fast.2 < tree(Algorithm::Jcz, &hard, limit).2);
+    }
+    // The first puzzle of puzzles7_serg_benchmark (several solutions, ~40 cells open).
+    let narrow =
+        grid("8.........95.......76.........426798...571243...893165......916....3.487....1.532");
+    let fast = tree(Algorithm::Fast, &narrow, 2);
+    assert_eq!((fast.0, fast.2), (Status::Multiple, 8));
+    assert_ne!(fast, tree(Algorithm::Bands, &narrow, 2));
 }
 
 #[test]

@@ -4,9 +4,9 @@
 //! branch on, and the branch itself.
 
 use super::paths::Isa;
-use super::{Contradiction, State, BANDS};
+use super::{Contradiction, State, BANDS, HYBRID};
 use crate::solver::tables::{CONFIG_CELLS, MINI_ROWS, MINI_ROW_CELLS, SHRINK};
-use crate::solver::Tally;
+use crate::solver::{Root, Tally};
 
 impl State {
     /// Mini-row counting and band-configuration branching in one pass over the 27 words.
@@ -177,10 +177,11 @@ pub(super) unsafe fn branch_on_configs<P: Isa, const CAREFUL: bool, const RULE: 
     mut configs: u32,
 ) -> bool {
     tally.branch_points += 1;
-    // Tightest first where the search runs on configurations from the root (`bands`); in a
-    // hybrid search, which switches late (mostly puzzles with several solutions), in
-    // increasing order, which reports the same first solution as before.
-    let tight = RULE == BANDS;
+    // Tightest first where the search runs on configurations from the root (`bands`, and
+    // `hybrid` on a wide-open grid); in a hybrid search that switches late (mostly puzzles
+    // with several solutions), in increasing order, which reports the same first solution
+    // as before.
+    let tight = RULE == BANDS || (RULE == HYBRID && tally.root == Root::Wide);
     while configs & (configs - 1) != 0 {
         let p = if tight {
             tightest_config(st.cand[i], configs)
