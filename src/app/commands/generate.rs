@@ -22,7 +22,8 @@ use crate::progress::Bar;
 pub const HELP: &str = "\
 Practical bounds: clue removal ends at 22-27 clues; 21 clues take ~400 attempts a puzzle, 20
 ~4,000, fewer practically never (--clues 17..19 cannot be met). 55% of puzzles need no
-guess; 32+ guesses come ~1 attempt in 1,000. Each puzzle gets --max-attempts tries
+guess; 32+ guesses come ~1 attempt in 1,000 (guesses are counted by the jcz solver, which
+generate always uses, whatever the default solver). Each puzzle gets --max-attempts tries
 (0.25-0.75 ms each); then the run stops with exit code 2 and names the bound not met.
 
 Examples:
@@ -49,11 +50,11 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub minimal: bool,
 
-    /// Keep only puzzles the fast solver needs at least G guesses for.
+    /// Keep only puzzles the jcz solver (generate's fixed solver) needs at least G guesses for.
     #[arg(long, value_name = "G")]
     pub min_guesses: Option<u64>,
 
-    /// Keep only puzzles the fast solver needs at most G guesses for.
+    /// Keep only puzzles the jcz solver (generate's fixed solver) needs at most G guesses for.
     #[arg(long, value_name = "G")]
     pub max_guesses: Option<u64>,
 
