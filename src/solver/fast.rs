@@ -147,7 +147,8 @@
 //!   median of 5), L1 / L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue
 //!   −3%, serg +1% / 0%, Kaggle 0% / −2%. Branch points per puzzle at limit 2, `fast` / `bands` /
 //!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
-//! - lost (2026-11-30, third session, reverted at merge; same method, 3 interleaved runs,
+//! - lost (2026-11-30, third session, reverted at merge; back in the seventh session with a
+//!   work budget, see below; same method, 3 interleaved runs,
 //!   limit 2): `HYBRID` taking `BANDS` from the root when the root's propagation left ≥ 50
 //!   cells open. It took Norvig's "impossible" puzzle (no solution, 17 givens) from 51
 //!   guesses to 65,536: `BANDS` from the root does not refute it before the work budget
@@ -175,6 +176,19 @@
 //!   ours/tdoku at limit 1 / 2: 11+ 1.09 / 1.06, 1106 1.03 / 0.99, top1465 1.05 / 1.03,
 //!   17-clue 1.85 / 1.78, serg 0.96 / 0.98, Kaggle 1.80 / 1.70; branch points at limit 2:
 //!   11+ 67.6 (tdoku 65.0), 1106 117.0 (113.2). Without it, see the README.
+//! - kept (seventh session, 2026-12-01; `solve --threads 1` CPU time, 3 interleaved runs,
+//!   shuffled copies, limit 2, against 15f4b9c): the root rule above again, now capped at
+//!   `WIDE_BUDGET` = 2,048 nodes before starting over on cells: 11+ 887 → 783 ms, 1106
+//!   553 → 503, top1465 ×5 110 → 104, 17-clue 168 → 163, serg and Kaggle flat; Norvig's
+//!   impossible puzzle 51 → 2,099 guesses (the uncapped rule: 65,536; a 1 << 16 budget:
+//!   65,589 nodes).
+//! - kept (seventh session; 5 interleaved runs): `changed_words` on the x86 paths as three
+//!   AVX2 compares with one `movemask` each plus an overlapping load for words 24-26 (the
+//!   compiler's vectorisation of the loop reduced lanes with shifts and ORs; it was 19% of
+//!   a `perf` profile of 1106 at limit 2): limit 2, 11+ 841 → 811 ms, 1106 523 → 511, serg
+//!   229 → 222, top1465 ×5 107 → 104; limit 1, 11+ 407 → 393, 1106 255 → 245, serg 217 →
+//!   206, top1465 ×5 80 → 70. Lost: a scalar loop with `read_volatile` (to stop the
+//!   vectorisation): 17% slower.
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
@@ -385,12 +399,15 @@ impl State {
     }
 
     /// Band updates to a fixed point.
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[inline(always)]
-    fn update_all(&mut self) -> Result<u32, Contradiction> {
+    unsafe fn update_all<P: Isa>(&mut self) -> Result<u32, Contradiction> {
         // Digits whose words were updated (for the stack updates).
         let mut dirty = 0u32;
         loop {
-            let mut pending = self.changed_words();
+            let mut pending = self.changed_words::<P>();
             if pending == 0 {
                 return Ok(dirty);
             }
@@ -404,13 +421,12 @@ impl State {
     }
 
     /// Bit `i` set when word `i` changed since its last band update.
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[inline(always)]
-    fn changed_words(&self) -> u32 {
-        let mut m = 0;
-        for i in 0..27 {
-            m |= u32::from(self.cand[i] != self.prev[i]) << i;
-        }
-        m
+    unsafe fn changed_words<P: Isa>(&self) -> u32 {
+        P::changed_words(&self.cand, &self.prev)
     }
 
     /// Bit-sliced count of candidates per cell of `band`: (at least 1, at least 2, at least 3).
@@ -485,7 +501,7 @@ impl State {
         // and naked singles are exhausted, on the digits changed since they last ran.
         let mut dirty = 0u32;
         loop {
-            dirty |= self.update_all()?;
+            dirty |= self.update_all::<P>()?;
             if self.is_solved() {
                 return Ok(None);
             }
@@ -499,7 +515,7 @@ impl State {
                     dirty &= dirty - 1;
                     self.stack_update::<P>(d);
                 }
-                if self.changed_words() != 0 {
+                if self.changed_words::<P>() != 0 {
                     continue;
                 }
             }

@@ -312,7 +312,7 @@ fn paths_agree(puzzle: &Grid, limit: u32) {
 
 #[test]
 fn simd_paths_agree_on_hard_and_odd_grids() {
-    for line in [LEETCODE, SEVENTEEN, NORVIG_IMPOSSIBLE] {
+    for line in [LEETCODE, SEVENTEEN, NORVIG_IMPOSSIBLE, FORUM_HARDEST] {
         for limit in [1, 2, 5] {
             paths_agree(&grid(line), limit);
         }

@@ -22,6 +22,12 @@ pub(super) unsafe trait Isa {
     /// The CPU supports the path this implementation compiles.
     unsafe fn stack_filter(x: u32) -> u32;
 
+    /// Bit `i` set when `cand[i] != prev[i]` (see `State::changed_words`).
+    ///
+    /// # Safety
+    /// The CPU supports the path this implementation compiles.
+    unsafe fn changed_words(cand: &[u32; 27], prev: &[u32; 27]) -> u32;
+
     /// The search, compiled for this path.
     ///
     /// # Safety
@@ -40,6 +46,38 @@ fn stack_filter_portable(x: u32) -> u32 {
         allowed |= ((p & 7) | (p & 0o70) << 6 | (p & 0o700) << 12) << (3 * k);
     }
     allowed
+}
+
+/// Portable changed-word mask: a compare per word.
+#[inline(always)]
+fn changed_words_portable(cand: &[u32; 27], prev: &[u32; 27]) -> u32 {
+    let mut m = 0;
+    for i in 0..27 {
+        m |= u32::from(cand[i] != prev[i]) << i;
+    }
+    m
+}
+
+/// Changed-word mask with AVX2: 8 words per compare, one `movemask` each (the compiler's own
+/// vectorisation of the portable loop reduced the lanes with shifts, ORs and extracts).
+///
+/// # Safety
+/// The CPU supports AVX2. Inlined into the `#[target_feature]` search copies.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn changed_words_avx2(cand: &[u32; 27], prev: &[u32; 27]) -> u32 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_movemask_ps,
+    };
+    // Lanes equal at words `at..at + 8` (in bounds: `at` ≤ 19).
+    let same = |at: usize| {
+        let x = _mm256_loadu_si256(cand.as_ptr().add(at).cast::<__m256i>());
+        let y = _mm256_loadu_si256(prev.as_ptr().add(at).cast::<__m256i>());
+        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, y))) as u32
+    };
+    // Words 24-26 are the top 3 lanes of words 19-26.
+    let eq = same(0) | same(8) << 8 | same(16) << 16 | (same(19) >> 5) << 24;
+    !eq & ((1 << 27) - 1)
 }
 
 /// Stack filter with PEXT/PDEP: gather each stack's 9 bits, look up, scatter back.
@@ -68,6 +106,10 @@ unsafe impl Isa for Portable {
     unsafe fn stack_filter(x: u32) -> u32 {
         stack_filter_portable(x)
     }
+    #[inline(always)]
+    unsafe fn changed_words(cand: &[u32; 27], prev: &[u32; 27]) -> u32 {
+        changed_words_portable(cand, prev)
+    }
     #[inline]
     unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
         search_body::<Portable, CAREFUL, RULE>(st, tally);
@@ -88,13 +130,18 @@ macro_rules! x86_path {
             search_body::<$name, CAREFUL, RULE>(st, tally);
         }
 
-        // SAFETY: the features are used only inside `$search` and `stack_filter_bmi2`, whose
+        // SAFETY: the features are used only inside `$search`, `stack_filter_bmi2` and
+        // `changed_words_avx2` (every x86 path enables AVX2), whose
         // callers promise (via this trait's contract) that the CPU has them.
         #[cfg(target_arch = "x86_64")]
         unsafe impl Isa for $name {
             #[inline(always)]
             unsafe fn stack_filter(x: u32) -> u32 {
                 $filter(x)
+            }
+            #[inline(always)]
+            unsafe fn changed_words(cand: &[u32; 27], prev: &[u32; 27]) -> u32 {
+                changed_words_avx2(cand, prev)
             }
             #[inline(always)]
             unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
@@ -132,6 +179,39 @@ pub(super) fn run<const CAREFUL: bool, const RULE: u8>(
             #[cfg(target_arch = "x86_64")]
             SimdPath::Avx2 => Avx2::search::<CAREFUL, RULE>(st, tally),
             _ => Portable::search::<CAREFUL, RULE>(st, tally),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symmetry::Rng;
+
+    /// The AVX2 changed-word mask equals the portable one, whichever words differ (each
+    /// word alone, and random sets, the last three words included).
+    #[test]
+    fn changed_words_agree_on_every_path() {
+        if !SimdPath::Avx2.supported() {
+            eprintln!("skipped: this CPU has no AVX2");
+            return;
+        }
+        let mut rng = Rng::new(27, 0);
+        let prev: [u32; 27] = std::array::from_fn(|_| rng.below(1 << 27) as u32);
+        let mut cases: Vec<u32> = (0..27).map(|i| 1 << i).collect();
+        cases.extend([0, (1 << 27) - 1, 0b111 << 24]);
+        cases.extend((0..1000).map(|_| rng.below(1 << 27) as u32));
+        for differ in cases {
+            let mut cand = prev;
+            for (i, w) in cand.iter_mut().enumerate() {
+                if differ >> i & 1 == 1 {
+                    *w ^= 1 << rng.below(27);
+                }
+            }
+            // SAFETY: AVX2 checked above.
+            let avx2 = unsafe { changed_words_avx2(&cand, &prev) };
+            assert_eq!(avx2, changed_words_portable(&cand, &prev));
+            assert_eq!(avx2, differ);
         }
     }
 }
