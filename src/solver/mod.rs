@@ -231,7 +231,9 @@ pub enum Algorithm {
     /// order, so robust to the puzzle's orientation), after mini-row counting (each
     /// box-row intersection holds exactly 3 digits).
     Bands,
-    /// [`Algorithm::Jcz`]'s branching until the search has met 4 dead ends, then
+    /// [`Algorithm::Bands`]' branching from the root when the root's propagation left 50 or
+    /// more cells open, within a budget of 2,048 nodes; when that runs out, or fewer cells
+    /// are open, [`Algorithm::Jcz`]'s branching until the search has met 4 dead ends, then
     /// [`Algorithm::Bands`]': puzzles with many solutions keep the cheaper cell branching,
     /// hard ones get the smaller tree.
     Hybrid,

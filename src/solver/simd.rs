@@ -18,8 +18,16 @@
 //!   are single fast instructions (Intel since Haswell, AMD since Zen 3); forcing it here
 //!   reproduces the old build's figure.
 //!
-//! AVX-512 could not be measured (this machine class lacks it), so there is no AVX-512 path.
-//! The search is scalar dependency chains: wider vectors have little to work on.
+//! On an AMD EPYC reporting family 0x19 (Zen 4: fast PEXT, AVX-512), 2026-12-01, `bench
+//! --threads 1 --limit 2 --seconds 1` on shuffled copies (seed 7), 3 alternating runs, median,
+//! puzzles/s: `bmi2` is chosen and measured best or tied (1106 12.3k, 1905_11+ 22.1k,
+//! top1465 122k, serg 427k); `avx2` 0.97-1.03 of it, `portable` 0.86-0.91.
+//!
+//! Lost: an `avx512` path (the `bmi2` copy compiled with AVX-512 F, VL and BW as well),
+//! measured on that Zen 4, 5 alternating runs: 0.94-0.99 of `bmi2` on 1106, 1905_11+,
+//! top1465 and serg. The search is scalar dependency chains: wider vectors have little to
+//! work on. A `target-cpu=native` build there (AVX-512, Zen 4 tuning) measured within the
+//! runs' spread of this binary (0.94-1.02, 5 alternating runs).
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
