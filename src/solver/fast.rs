@@ -214,7 +214,7 @@ mod bands;
 mod paths;
 
 use bands::{branch_on_configs, occupancy, BandStep};
-use paths::{run, Isa};
+use paths::{new_state, run, Isa};
 
 use super::simd::SimdPath;
 use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, SHRINK, SINGLE9};
@@ -240,6 +240,7 @@ pub(super) struct State {
 impl State {
     /// The state with `grid`'s givens placed and their row, column and box peers removed;
     /// `None` when two givens conflict.
+    #[inline(always)]
     fn new(grid: &Grid) -> Option<State> {
         let given = grid.given_mask();
         if given.count_ones() >= DIGITWISE_FROM {
@@ -252,6 +253,7 @@ impl State {
     /// 16 cells), their rows, boxes and columns cleared by whole words. Its cost does not
     /// grow with the givens, and it has no dependency chain through memory, unlike
     /// [`State::new_by_given`], which is cheaper for few givens.
+    #[inline(always)]
     fn new_by_digit(grid: &Grid, given: u128) -> Option<State> {
         let band_words = |m: u128| {
             [
@@ -292,6 +294,7 @@ impl State {
     }
 
     /// [`State::new`] given by given.
+    #[inline(always)]
     fn new_by_given(grid: &Grid, given: u128) -> Option<State> {
         let mut st = State {
             cand: [BAND; 27],
@@ -841,7 +844,7 @@ pub(super) fn solve_on<const RULE: u8>(
     limit: u32,
 ) -> Option<super::Outcome> {
     assert!(path.supported(), "the CPU cannot run the {path} path");
-    let start = State::new(grid)?;
+    let start = new_state(path, grid)?;
     let (mut nodes, mut guesses, mut branch_points) = (0, 0, 0);
     let mut budget = FIRST_BUDGET;
     // The hybrid rule's first attempt may branch on band configurations from the root.

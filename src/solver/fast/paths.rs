@@ -3,6 +3,7 @@
 //! copy of the path [`SimdPath`] chose (see `simd.rs` for the choice and the measurements).
 
 use super::{search_body, State};
+use crate::grid::Grid;
 use crate::solver::simd::SimdPath;
 use crate::solver::tables::PERM9;
 use crate::solver::Tally;
@@ -27,6 +28,13 @@ pub(super) unsafe trait Isa {
     /// # Safety
     /// The CPU supports the path this implementation compiles.
     unsafe fn changed_words(cand: &[u32; 27], prev: &[u32; 27]) -> u32;
+
+    /// [`State::new`], compiled for this path (POPCNT instead of a bit-twiddling count:
+    /// the set-up is a fifth of an easy puzzle's time).
+    ///
+    /// # Safety
+    /// The CPU supports the path this implementation compiles.
+    unsafe fn new_state(grid: &Grid) -> Option<State>;
 
     /// The search, compiled for this path.
     ///
@@ -111,6 +119,10 @@ unsafe impl Isa for Portable {
         changed_words_portable(cand, prev)
     }
     #[inline]
+    unsafe fn new_state(grid: &Grid) -> Option<State> {
+        State::new(grid)
+    }
+    #[inline]
     unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
         search_body::<Portable, CAREFUL, RULE>(st, tally);
     }
@@ -119,10 +131,16 @@ unsafe impl Isa for Portable {
 /// Declares an x86-64 path: a marker type whose search is a copy of [`search_body`] compiled
 /// with `$features` enabled.
 macro_rules! x86_path {
-    ($name:ident, $search:ident, $filter:ident, $features:literal) => {
+    ($name:ident, $new:ident, $search:ident, $filter:ident, $features:literal) => {
         #[doc = concat!("The `", $features, "` path.")]
         #[cfg(target_arch = "x86_64")]
         pub(super) struct $name;
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $new(grid: &Grid) -> Option<State> {
+            State::new(grid)
+        }
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
@@ -130,7 +148,7 @@ macro_rules! x86_path {
             search_body::<$name, CAREFUL, RULE>(st, tally);
         }
 
-        // SAFETY: the features are used only inside `$search`, `stack_filter_bmi2` and
+        // SAFETY: the features are used only inside `$new`, `$search`, `stack_filter_bmi2` and
         // `changed_words_avx2` (every x86 path enables AVX2), whose
         // callers promise (via this trait's contract) that the CPU has them.
         #[cfg(target_arch = "x86_64")]
@@ -144,6 +162,10 @@ macro_rules! x86_path {
                 changed_words_avx2(cand, prev)
             }
             #[inline(always)]
+            unsafe fn new_state(grid: &Grid) -> Option<State> {
+                $new(grid)
+            }
+            #[inline(always)]
             unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
                 $search::<CAREFUL, RULE>(st, tally);
             }
@@ -153,16 +175,34 @@ macro_rules! x86_path {
 
 x86_path!(
     Avx2,
+    new_state_avx2,
     search_avx2,
     stack_filter_portable,
     "bmi1,popcnt,lzcnt,avx,avx2"
 );
 x86_path!(
     Bmi2,
+    new_state_bmi2,
     search_bmi2,
     stack_filter_bmi2,
     "bmi1,bmi2,popcnt,lzcnt,avx,avx2"
 );
+
+/// [`State::new`] in the copy of `path` (checked by [`solve_on`](super::solve_on): the CPU
+/// supports it).
+#[inline]
+pub(super) fn new_state(path: SimdPath, grid: &Grid) -> Option<State> {
+    // SAFETY: `solve_on` checked that the CPU has the path's features.
+    unsafe {
+        match path {
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Bmi2 => Bmi2::new_state(grid),
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => Avx2::new_state(grid),
+            _ => Portable::new_state(grid),
+        }
+    }
+}
 
 /// Run the search copy of `path` (checked by [`solve_on`](super::solve_on): the CPU supports it).
 #[inline]
