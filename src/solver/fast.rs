@@ -189,6 +189,9 @@
 //!   229 → 222, top1465 ×5 107 → 104; limit 1, 11+ 407 → 393, 1106 255 → 245, serg 217 →
 //!   206, top1465 ×5 80 → 70. Lost: a scalar loop with `read_volatile` (to stop the
 //!   vectorisation): 17% slower.
+//! - kept (seventh session, on a Zen 4): `State::new` compiled inside each path's copy
+//!   (`paths::new_state`), not for the baseline, where `count_ones` was a bit-twiddling
+//!   sequence: Kaggle 25k `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
