@@ -192,6 +192,8 @@
 //! - kept (seventh session, on a Zen 4): `State::new` compiled inside each path's copy
 //!   (`paths::new_state`), not for the baseline, where `count_ones` was a bit-twiddling
 //!   sequence: Kaggle 25k `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
+//! - lost (seventh session, Zen 4): `State::solution` inlined into the path copies too:
+//!   Kaggle `bench`, 9 alternating runs, 0.79-1.05 of before (median 0.99).
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
