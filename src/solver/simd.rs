@@ -20,8 +20,9 @@
 //!
 //! On an AMD EPYC reporting family 0x19 (Zen 4: fast PEXT, AVX-512), 2026-12-01, `bench
 //! --threads 1 --limit 2 --seconds 1` on shuffled copies (seed 7), 3 alternating runs, median,
-//! puzzles/s: `bmi2` is chosen and measured best or tied (1106 12.3k, 1905_11+ 22.1k,
-//! top1465 122k, serg 427k); `avx2` 0.97-1.03 of it, `portable` 0.86-0.91.
+//! puzzles/s: `bmi2` is chosen and measured best on three of the four sets (1106 12.3k,
+//! 1905_11+ 22.1k, top1465 122k, serg 427k); `avx2` 0.94-1.03 of it (1.03 on 1106, within
+//! the runs' spread), `portable` 0.84-0.91.
 //!
 //! Lost: an `avx512` path (the `bmi2` copy compiled with AVX-512 F, VL and BW as well),
 //! measured on that Zen 4, 5 alternating runs: 0.94-0.99 of `bmi2` on 1106, 1905_11+,
