@@ -188,20 +188,35 @@ x86_path!(
     "bmi1,bmi2,popcnt,lzcnt,avx,avx2"
 );
 
+/// Evaluate `$body` with `$P` naming the [`Isa`] of `$path` (the portable one for a path this
+/// target lacks).
+macro_rules! with_path {
+    ($path:expr, $P:ident => $body:expr) => {
+        match $path {
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Bmi2 => {
+                type $P = Bmi2;
+                $body
+            }
+            #[cfg(target_arch = "x86_64")]
+            SimdPath::Avx2 => {
+                type $P = Avx2;
+                $body
+            }
+            _ => {
+                type $P = Portable;
+                $body
+            }
+        }
+    };
+}
+
 /// [`State::new`] in the copy of `path` (checked by [`solve_on`](super::solve_on): the CPU
 /// supports it).
 #[inline]
 pub(super) fn new_state(path: SimdPath, grid: &Grid) -> Option<State> {
     // SAFETY: `solve_on` checked that the CPU has the path's features.
-    unsafe {
-        match path {
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Bmi2 => Bmi2::new_state(grid),
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx2 => Avx2::new_state(grid),
-            _ => Portable::new_state(grid),
-        }
-    }
+    unsafe { with_path!(path, P => P::new_state(grid)) }
 }
 
 /// Run the search copy of `path` (checked by [`solve_on`](super::solve_on): the CPU supports it).
@@ -212,15 +227,7 @@ pub(super) fn run<const CAREFUL: bool, const RULE: u8>(
     tally: &mut Tally,
 ) {
     // SAFETY: `solve_on` checked that the CPU has the path's features.
-    unsafe {
-        match path {
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Bmi2 => Bmi2::search::<CAREFUL, RULE>(st, tally),
-            #[cfg(target_arch = "x86_64")]
-            SimdPath::Avx2 => Avx2::search::<CAREFUL, RULE>(st, tally),
-            _ => Portable::search::<CAREFUL, RULE>(st, tally),
-        }
-    }
+    unsafe { with_path!(path, P => P::search::<CAREFUL, RULE>(st, tally)) }
 }
 
 #[cfg(test)]
