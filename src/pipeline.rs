@@ -13,10 +13,12 @@
 //! on the workers too, into per-worker totals: only the others (bad records, for messages and
 //! `--strict`) are kept for the collect step, and the fine ones are never stored.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::mem::MaybeUninit;
+use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TryRecvError};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender, TryRecvError};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
@@ -29,6 +31,10 @@ use crate::io::reader::{RawBatch, RawItem, Record, RecordReader};
 /// Records per batch: large enough that handing a batch between threads costs nothing per
 /// record, small enough that a few batches in flight keep memory flat.
 pub const BATCH: usize = 4096;
+
+/// Batches worked on at once beyond one per worker (see `work_in_pool`): enough that a worker
+/// done with its share of the oldest batches finds another one read.
+const IN_FLIGHT: u64 = 2;
 
 /// Told about the run's progress once per batch. The default does nothing.
 pub trait Progress: Sync {
@@ -584,7 +590,7 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
             } = match &self.pool {
                 // The loop runs on a worker of the pool: its joins are then calls within the
                 // pool, not a hand-over to it and back from this thread at every batch.
-                Some(pool) => pool.install(|| self.work_and_collect(batch_rx, collect, &out_tx)),
+                Some(pool) => self.work_in_pool(pool, batch_rx, collect, &out_tx),
                 None => self.work_and_collect(batch_rx, collect, &out_tx),
             };
             drop(out_tx);
@@ -603,10 +609,95 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
         })
     }
 
+    /// The threaded loop with a pool: up to [`IN_FLIGHT`] batches are worked on at once, each
+    /// as a task of the pool (its records split among the workers), and this thread collects
+    /// them in input order as they finish and sends them to the writer. A worker done with its
+    /// share of one batch goes on to the next instead of waiting for the batch's last block:
+    /// with one batch at a time, every batch ended with a core idle (or asleep, to be woken for
+    /// the next), and a worker that the reader or writer thread pre-empted held up the other.
+    /// Batches are handed out as soon as they are read and collected as soon as they are worked
+    /// on, so on a slow stream each batch is still collected (and a `--strict` halt reported)
+    /// at once.
+    fn work_in_pool(
+        &self,
+        pool: &rayon::ThreadPool,
+        batches: Receiver<Batch>,
+        collect: &mut (impl FnMut(&mut T) -> Result<(), Halt> + Send),
+        out: &SyncSender<Worked<T>>,
+    ) -> Ended {
+        let mut ended = Ended::default();
+        // Worked batches (`None`: its task panicked; the scope then re-raises the panic).
+        let (done_tx, done_rx) = channel::<(u64, Option<Worked<T>>)>();
+        let in_flight = pool.current_num_threads() as u64 + IN_FLIGHT;
+        pool.in_place_scope(|scope| {
+            // Batches handed to the pool, and the next one to collect: `sent - next` are being
+            // worked on or wait in `ready` for an earlier one.
+            let (mut sent, mut next) = (0u64, 0u64);
+            let mut ready: BTreeMap<u64, Worked<T>> = BTreeMap::new();
+            let mut reading = true;
+            loop {
+                while reading && sent - next < in_flight {
+                    let message = if sent == next {
+                        batches.recv().ok() // nothing to wait for but the reader
+                    } else {
+                        match batches.try_recv() {
+                            Ok(message) => Some(message),
+                            Err(TryRecvError::Empty) => break,
+                            Err(TryRecvError::Disconnected) => None,
+                        }
+                    };
+                    match message {
+                        Some(Ok(batch)) => {
+                            let (done, seq) = (done_tx.clone(), sent);
+                            scope.spawn(move |_| {
+                                let worked = panic::catch_unwind(AssertUnwindSafe(|| {
+                                    self.work_batch(batch)
+                                }));
+                                match worked {
+                                    Ok(worked) => {
+                                        let _ = done.send((seq, Some(worked)));
+                                    }
+                                    Err(payload) => {
+                                        let _ = done.send((seq, None));
+                                        panic::resume_unwind(payload);
+                                    }
+                                }
+                            });
+                            sent += 1;
+                        }
+                        Some(Err(e)) => {
+                            ended.input_error = Some(PipelineError::Input(e));
+                            reading = false;
+                        }
+                        None => reading = false,
+                    }
+                }
+                if sent == next {
+                    return; // the input has ended and every batch is collected
+                }
+                // Wait for any batch to be done, then collect those now in order.
+                let Ok((seq, worked)) = done_rx.recv() else {
+                    return;
+                };
+                let Some(worked) = worked else {
+                    return; // a task panicked: the scope re-raises it
+                };
+                ready.insert(seq, worked);
+                while let Some(done) = ready.remove(&next) {
+                    next += 1;
+                    let collected = done.collect(collect);
+                    if !ended.hand_on(collected, self.progress, out) {
+                        return;
+                    }
+                }
+            }
+        });
+        ended
+    }
+
     /// Work on batch after batch and collect each in input order, sending collected batches to
-    /// the writer. With a pool, batch k is collected (on one worker) while batch k+1 is worked
-    /// on, so no core waits for the collect step; a batch is only held back while the next one
-    /// is already there, so on a slow stream each batch is collected (and a `--strict` halt
+    /// the writer (one thread, no pool). A batch is only held back while the next one is
+    /// already there, so on a slow stream each batch is collected (and a `--strict` halt
     /// reported) as soon as it is worked on.
     fn work_and_collect(
         &self,
@@ -737,7 +828,7 @@ fn write_batches<T>(
         worked.write(sink)?;
         if worked.bytes.capacity() > 0 {
             if let Ok(mut spare) = spare.lock() {
-                if spare.len() < 4 {
+                if spare.len() < 8 {
                     spare.push(worked.bytes);
                 }
             }
