@@ -1,6 +1,8 @@
-//! The batch pipeline: a reader thread fills bounded batches, the rayon pool solves each batch
-//! (order kept by rayon's indexed `collect_into_vec`), a writer thread writes them in input
-//! order. At most a few batches are in flight, so memory stays flat whatever the input size.
+//! The batch pipeline: a reader thread fills bounded batches, the rayon pool works on up to
+//! threads + 2 of them at once (each batch's records split among the workers, their order kept
+//! by rayon's indexed `collect_into_vec`), the calling thread collects them in input order as
+//! they finish, and a writer thread writes them. At most a few batches are in flight, so
+//! memory stays flat whatever the input size.
 //!
 //! ```text
 //!  reader thread ──batch──▶ [2] ──▶ parse, solve, render (rayon, N threads) ──▶ [2] ──▶ writer thread
@@ -729,13 +731,8 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
                 }
                 None => None,
             };
-            let work = || next.map(|batch| self.work_batch(batch));
-            let held = pending.take();
-            let collected = || held.map(|done| done.collect(collect));
-            let (worked, collected) = match &self.pool {
-                Some(pool) => pool.join(work, collected),
-                None => (work(), collected()),
-            };
+            let worked = next.map(|batch| self.work_batch(batch));
+            let collected = pending.take().map(|done| done.collect(collect));
             if let Some(c) = collected {
                 if !ended.hand_on(c, self.progress, out) {
                     return ended;

@@ -194,6 +194,24 @@
 //!   sequence: Kaggle 25k `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
 //! - lost (seventh session, Zen 4): `State::solution` inlined into the path copies too:
 //!   Kaggle `bench`, 9 alternating runs, 0.79-1.05 of before (median 0.99).
+//! - lost (eighth session, 2026-12-01, Zen 4): *stack* configurations beside the band ones
+//!   (tdoku chooses among both orientations): each stack's 9 mini-columns per digit (band ×
+//!   column of the stack, read through `MINI_ROWS` with band as row) counted like the
+//!   mini-rows, and the stacks offered to the branch choice. Branch points per puzzle at limit
+//!   2, shuffled `--seed 7` (nodes): 1106 116.9 → 109.0 (245 → 221; tdoku 113.2), 11+ 67.2 →
+//!   60.9 (141 → 124), top1465 10.65 → 9.06; counting on stacks without branching on them
+//!   110.9 / 64.0 / 9.15; branching on stacks without counting them 119.8 / 65.7 / 10.2. But
+//!   the second pass at every branch point (27 more occupancies and lookups, and more words
+//!   changed per branch) cost more than the smaller trees saved: `bench --threads 1 --limit
+//!   2`, 15 alternating 0.5 s runs, 1106 0.96 of before (counting alone 0.95), 11+ 0.94-0.95
+//!   (5 runs). Only a much cheaper column view would make it pay.
+//! - lost (eighth session): the set-up's band words found by the path (AVX2: a 32-byte compare
+//!   and `movemask` per band and digit, instead of 128-bit masks split by shifts) and the
+//!   digit-by-digit set-up as shifts and masks over the 27 words (instead of lookups and
+//!   popcounts per digit): callgrind, `solve` on the Kaggle 25k sample, 6,640 → 6,080
+//!   instructions per record (set-up 1,580 → 1,030), output identical; but `bench --threads
+//!   1`, 25 alternating 0.5 s runs, 1.005 of before (spread 0.89-1.18): the set-up's time is
+//!   not its instruction count. Not kept.
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
