@@ -1,9 +1,9 @@
 # Shared helpers for the measuring scripts: `. scripts/lib.sh` from the repository root.
 
-# Build the release binary and name it.
+# Build the release binary and name it (in $CARGO_TARGET_DIR when that is set).
 build_release() {
   cargo build --quiet --release --locked
-  ours=target/release/sudoku-batch
+  ours=${CARGO_TARGET_DIR:-target}/release/sudoku-batch
 }
 
 # Wall-clock seconds of a command, its output discarded.
