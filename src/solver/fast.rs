@@ -212,6 +212,12 @@
 //!   instructions per record (set-up 1,580 → 1,030), output identical; but `bench --threads
 //!   1`, 25 alternating 0.5 s runs, 1.005 of before (spread 0.89-1.18): the set-up's time is
 //!   not its instruction count. Not kept.
+//! - lost (eighth session): the 9-digit clear of `update_word` made conditional again
+//!   (`placed != 0`), in case the AVX2 change scan's wide loads stall on those 9 narrow
+//!   stores (the hottest instruction of a `perf` profile of 1106 at limit 2 is the scan's
+//!   first 32-byte load, right after `update_word`'s stores): `bench --threads 1 --limit 2`,
+//!   11 alternating 0.5 s runs, 0.96 of before on shuffled 1106 and 11+. Whether that load
+//!   waits on store forwarding (no hardware counters in this VM to tell) stays open.
 //! - lost (third session): placing the hidden singles in rows at the end of each round of
 //!   band updates instead of after each word (so updates of different digits would not
 //!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
