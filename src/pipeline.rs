@@ -20,7 +20,8 @@ use std::io;
 use std::mem::MaybeUninit;
 use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
-use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender, TryRecvError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TryRecvError};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
@@ -30,12 +31,15 @@ use thiserror::Error;
 use crate::error::InputError;
 use crate::io::reader::{RawBatch, RawItem, Record, RecordReader};
 
+/// Byte buffers the writer keeps for the workers: as many as can be in flight at once (the
+/// reader's and writer's queues and the batches worked on), so none is made twice.
+const SPARE: usize = 12;
+
 /// Records per batch: large enough that handing a batch between threads costs nothing per
 /// record, small enough that a few batches in flight keep memory flat.
 pub const BATCH: usize = 4096;
 
-/// Batches worked on at once beyond one per worker (see `work_in_pool`): enough that a worker
-/// done with its share of the oldest batches finds another one read.
+/// Batches worked on at once beyond one per worker, for up to 4 workers (see [`in_flight`]).
 const IN_FLIGHT: u64 = 2;
 
 /// Told about the run's progress once per batch. The default does nothing.
@@ -580,7 +584,15 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
         sink: &mut (dyn Sink<T> + Send),
     ) -> Result<u64, PipelineError> {
         let label = reader.label().to_string();
-        let (batch_rx, reading) = spawn_reader(reader, first, batch)?;
+        // With a pool, the reader wakes the collecting thread after each batch it sends.
+        let events = self.pool.as_ref().map(|_| channel::<Event>());
+        let wake = events.as_ref().map(|(tx, _)| {
+            let tx = tx.clone();
+            Box::new(move || {
+                let _ = tx.send(Event::Read);
+            }) as Wake
+        });
+        let (batch_rx, reading) = spawn_reader(reader, first, batch, wake)?;
         let (out_tx, out_rx) = sync_channel::<Worked<T>>(2);
         std::thread::scope(|scope| {
             let spare = &self.spare;
@@ -589,11 +601,11 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
                 records: records_done,
                 failure,
                 input_error,
-            } = match &self.pool {
-                // The loop runs on a worker of the pool: its joins are then calls within the
-                // pool, not a hand-over to it and back from this thread at every batch.
-                Some(pool) => self.work_in_pool(pool, batch_rx, collect, &out_tx),
-                None => self.work_and_collect(batch_rx, collect, &out_tx),
+            } = match (&self.pool, events) {
+                (Some(pool), Some(events)) => {
+                    self.work_in_pool(pool, batch_rx, events, collect, &out_tx)
+                }
+                _ => self.work_and_collect(batch_rx, collect, &out_tx),
             };
             drop(out_tx);
             let written = writing.join().expect("the writer thread does not panic");
@@ -611,56 +623,65 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
         })
     }
 
-    /// The threaded loop with a pool: up to [`IN_FLIGHT`] batches are worked on at once, each
-    /// as a task of the pool (its records split among the workers), and this thread collects
-    /// them in input order as they finish and sends them to the writer. A worker done with its
-    /// share of one batch goes on to the next instead of waiting for the batch's last block:
-    /// with one batch at a time, every batch ended with a core idle (or asleep, to be woken for
-    /// the next), and a worker that the reader or writer thread pre-empted held up the other.
-    /// Batches are handed out as soon as they are read and collected as soon as they are worked
-    /// on, so on a slow stream each batch is still collected (and a `--strict` halt reported)
-    /// at once.
+    /// The threaded loop with a pool: a few batches ([`in_flight`]) are worked on at once,
+    /// each as a task of the pool (its blocks split among the workers), and this thread
+    /// collects them in input order as they finish and sends them to the writer. A worker
+    /// done with its share of one batch goes on to the next instead of waiting for the batch's
+    /// last block: with one batch at a time, every batch ended with a core idle (or asleep,
+    /// to be woken for the next), and a worker that the reader or writer thread pre-empted
+    /// held up the other. `events` tells this thread of each batch read (the reader's wake)
+    /// and each batch worked on, so batches are handed out as soon as they are read and
+    /// collected as soon as they are worked on: on a slow stream each batch is still collected
+    /// (and a `--strict` halt reported) at once. After a stop (a halt, the writer failing, a
+    /// task's panic) the tasks not started yet do nothing.
     fn work_in_pool(
         &self,
         pool: &rayon::ThreadPool,
         batches: Receiver<Batch>,
+        events: (Sender<Event>, Receiver<Event>),
         collect: &mut (impl FnMut(&mut T) -> Result<(), Halt> + Send),
         out: &SyncSender<Worked<T>>,
     ) -> Ended {
         let mut ended = Ended::default();
-        // Worked batches (`None`: its task panicked; the scope then re-raises the panic).
-        let (done_tx, done_rx) = channel::<(u64, Option<Worked<T>>)>();
-        let in_flight = pool.current_num_threads() as u64 + IN_FLIGHT;
+        let (event_tx, event_rx) = events;
+        // Worked batches by number, until collected.
+        let ready: Mutex<BTreeMap<u64, Worked<T>>> = Mutex::new(BTreeMap::new());
+        let stopped = AtomicBool::new(false);
+        let limit = in_flight(pool.current_num_threads());
         pool.in_place_scope(|scope| {
             // Batches handed to the pool, and the next one to collect: `sent - next` are being
             // worked on or wait in `ready` for an earlier one.
             let (mut sent, mut next) = (0u64, 0u64);
-            let mut ready: BTreeMap<u64, Worked<T>> = BTreeMap::new();
             let mut reading = true;
+            let stop = |ended: Ended| {
+                stopped.store(true, Ordering::Relaxed);
+                ended
+            };
             loop {
-                while reading && sent - next < in_flight {
-                    let message = if sent == next {
-                        batches.recv().ok() // nothing to wait for but the reader
-                    } else {
-                        match batches.try_recv() {
-                            Ok(message) => Some(message),
-                            Err(TryRecvError::Empty) => break,
-                            Err(TryRecvError::Disconnected) => None,
-                        }
+                while reading && sent - next < limit {
+                    let message = match batches.try_recv() {
+                        Ok(message) => Some(message),
+                        Err(TryRecvError::Empty) => break,
+                        Err(TryRecvError::Disconnected) => None,
                     };
                     match message {
                         Some(Ok(batch)) => {
-                            let (done, seq) = (done_tx.clone(), sent);
+                            let (events, seq, ready) = (event_tx.clone(), sent, &ready);
+                            let stopped = &stopped;
                             scope.spawn(move |_| {
+                                if stopped.load(Ordering::Relaxed) {
+                                    return;
+                                }
                                 let worked = panic::catch_unwind(AssertUnwindSafe(|| {
                                     self.work_batch(batch)
                                 }));
                                 match worked {
                                     Ok(worked) => {
-                                        let _ = done.send((seq, Some(worked)));
+                                        lock(ready).insert(seq, worked);
+                                        let _ = events.send(Event::Worked);
                                     }
                                     Err(payload) => {
-                                        let _ = done.send((seq, None));
+                                        let _ = events.send(Event::Panicked);
                                         panic::resume_unwind(payload);
                                     }
                                 }
@@ -674,27 +695,28 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
                         None => reading = false,
                     }
                 }
-                if sent == next {
-                    return; // the input has ended and every batch is collected
+                if !reading && sent == next {
+                    return ended; // the input has ended and every batch is collected
                 }
-                // Wait for any batch to be done, then collect those now in order.
-                let Ok((seq, worked)) = done_rx.recv() else {
-                    return;
-                };
-                let Some(worked) = worked else {
-                    return; // a task panicked: the scope re-raises it
-                };
-                ready.insert(seq, worked);
-                while let Some(done) = ready.remove(&next) {
+                // Wait for a batch to be read or worked on, then collect those now in order.
+                match event_rx.recv() {
+                    Ok(Event::Read) => {}
+                    Ok(Event::Worked) => {}
+                    // A task panicked (the scope re-raises it), or no sender is left.
+                    Ok(Event::Panicked) | Err(_) => return stop(ended),
+                }
+                loop {
+                    let Some(done) = lock(&ready).remove(&next) else {
+                        break;
+                    };
                     next += 1;
                     let collected = done.collect(collect);
                     if !ended.hand_on(collected, self.progress, out) {
-                        return;
+                        return stop(ended);
                     }
                 }
             }
-        });
-        ended
+        })
     }
 
     /// Work on batch after batch and collect each in input order, sending collected batches to
@@ -752,29 +774,69 @@ fn spawn_reader(
     mut reader: RecordReader,
     first: RawBatch,
     batch: usize,
+    wake: Option<Wake>,
 ) -> Result<(Receiver<Batch>, JoinHandle<()>), PipelineError> {
     let (batch_tx, batch_rx) = sync_channel::<Batch>(2);
     let mut next = first.empty_like();
     batch_tx.send(Ok(first)).expect("the receiver is alive");
+    let wake = move || {
+        if let Some(wake) = &wake {
+            wake();
+        }
+    };
+    wake();
     let reading = std::thread::Builder::new()
         .name("reader".into())
-        .spawn(move || loop {
-            let mut records = std::mem::take(&mut next);
-            let read = reader.read_raw_batch(&mut records, batch);
-            next = records.empty_like();
-            let last = !matches!(read, Ok(n) if n > 0);
-            if !records.is_empty() && batch_tx.send(Ok(records)).is_err() {
-                break;
+        .spawn(move || {
+            loop {
+                let mut records = std::mem::take(&mut next);
+                let read = reader.read_raw_batch(&mut records, batch);
+                next = records.empty_like();
+                let last = !matches!(read, Ok(n) if n > 0);
+                if !records.is_empty() {
+                    if batch_tx.send(Ok(records)).is_err() {
+                        break;
+                    }
+                    wake();
+                }
+                if let Err(e) = read {
+                    let _ = batch_tx.send(Err(e));
+                }
+                if last {
+                    break;
+                }
             }
-            if let Err(e) = read {
-                let _ = batch_tx.send(Err(e));
-            }
-            if last {
-                break;
-            }
+            // The end of the input (or of the run): the receiver sees the channel closed.
+            drop(batch_tx);
+            wake();
         })
         .map_err(PipelineError::Spawn)?;
     Ok((batch_rx, reading))
+}
+
+/// Called by the reader thread after each batch it sends, and once when it ends.
+type Wake = Box<dyn Fn() + Send>;
+
+/// What wakes the collecting thread of [`Stages::work_in_pool`].
+enum Event {
+    /// The reader sent a batch (or ended).
+    Read,
+    /// A batch was worked on (it is in the ready map).
+    Worked,
+    /// A batch's task panicked.
+    Panicked,
+}
+
+/// Batches worked on at once with `threads` workers: enough that a worker done with its share
+/// of the oldest batches finds another one read, few enough that memory stays flat on a
+/// machine with many cores (each batch keeps its records, results and bytes).
+fn in_flight(threads: usize) -> u64 {
+    threads.min(4) as u64 + IN_FLIGHT
+}
+
+/// The mutex's value, also after a panic elsewhere (the tasks' panics are re-raised anyway).
+fn lock<V>(m: &Mutex<V>) -> std::sync::MutexGuard<'_, V> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// How the work and collect loop ended.
@@ -825,7 +887,7 @@ fn write_batches<T>(
         worked.write(sink)?;
         if worked.bytes.capacity() > 0 {
             if let Ok(mut spare) = spare.lock() {
-                if spare.len() < 8 {
+                if spare.len() < SPARE {
                     spare.push(worked.bytes);
                 }
             }

@@ -1,0 +1,246 @@
+//! The threaded pipeline works on several batches at once (`pipeline::run_stages` with 2 or
+//! more threads): whatever order the batches finish in, the records are collected and written
+//! in input order; a halt, a failing writer, an input error or a panic in the work ends the
+//! run (never a hang) with exactly the records before it written; and on an input that stays
+//! open (a FIFO), a halt is reported without waiting for the input to end.
+
+use std::io::Write;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
+use sudoku_batch::pipeline::{self, Halt, NoProgress, PipelineError, Sink};
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// Keeps the line of each record written; fails (a closed pipe) after `fail_after` records.
+struct Lines {
+    seen: Arc<Mutex<Vec<u64>>>,
+    fail_after: Option<usize>,
+}
+
+impl Sink<(u64, bool)> for Lines {
+    fn start(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn write(&mut self, item: &(u64, bool)) -> std::io::Result<()> {
+        let mut seen = self.seen.lock().unwrap();
+        if Some(seen.len()) == self.fail_after {
+            return Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        }
+        seen.push(item.0);
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A line file of `n` copies of one puzzle.
+fn file(dir: &std::path::Path, n: usize) -> Input {
+    let path = dir.join(format!("in-{n}.txt"));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for _ in 0..n {
+        writeln!(out, "{PUZZLE}").unwrap();
+    }
+    out.flush().unwrap();
+    Input::Path(path)
+}
+
+/// What a run should do besides working.
+#[derive(Clone, Copy, Default)]
+struct Run {
+    threads: usize,
+    batch: usize,
+    /// The collect step halts at this line (it also halts at a malformed record).
+    halt: Option<u64>,
+    /// The sink fails after this many records.
+    fail_after: Option<usize>,
+    /// The work panics at this line.
+    panic_at: Option<u64>,
+}
+
+/// The run's result (`Err`: it panicked) and the lines written, from another thread; panics
+/// if the run does not end within a minute (a hang).
+fn run(input: Input, how: Run) -> (Result<Result<u64, String>, String>, Vec<u64>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let written = seen.clone();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let reader = RecordReader::open(&input, &ReaderOptions::default()).unwrap();
+            let mut sink = Lines {
+                seen: written,
+                fail_after: how.fail_after,
+            };
+            let work = |r: Record| {
+                if Some(r.line) == how.panic_at {
+                    panic!("the work panics at line {}", r.line);
+                }
+                // Every seventh batch slow, so that batches finish out of order.
+                if (r.line - 1) / how.batch as u64 % 7 == 3 {
+                    std::thread::sleep(Duration::from_micros(300));
+                }
+                (r.line, r.puzzle.is_ok())
+            };
+            let collect = |r: &mut (u64, bool)| {
+                if Some(r.0) == how.halt || !r.1 {
+                    return Err(Halt {
+                        line: r.0,
+                        message: "stop".into(),
+                    });
+                }
+                Ok(())
+            };
+            pipeline::run_stages(
+                reader,
+                how.threads,
+                how.batch,
+                &work,
+                collect,
+                &mut sink,
+                &NoProgress,
+            )
+            .map_err(|e: PipelineError| e.to_string())
+        }));
+        let _ = tx.send(ran.map_err(|_| "panicked".to_string()));
+    });
+    let ran = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the run ends");
+    let seen = seen.lock().unwrap().clone();
+    (ran, seen)
+}
+
+#[test]
+fn records_are_written_in_input_order_up_to_a_halt() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1500;
+    for threads in [2, 3, 5] {
+        for batch in [1, 8, 13] {
+            for halt in [None, Some(1), Some(9), Some(777), Some(n as u64)] {
+                let how = Run {
+                    threads,
+                    batch,
+                    halt,
+                    ..Run::default()
+                };
+                let (ran, seen) = run(file(dir.path(), n), how);
+                let upto = halt.map_or(n as u64, |h| h - 1);
+                let what = format!("{threads} threads, batch {batch}, halt {halt:?}");
+                assert_eq!(seen, (1..=upto).collect::<Vec<_>>(), "{what}");
+                match halt {
+                    None => assert_eq!(ran, Ok(Ok(n as u64)), "{what}"),
+                    Some(h) => assert!(
+                        matches!(&ran, Ok(Err(e)) if e.contains(&format!(":{h}: stop"))),
+                        "{what}: {ran:?}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_panic_in_the_work_ends_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in [2, 4] {
+        let how = Run {
+            threads,
+            batch: 8,
+            panic_at: Some(700),
+            ..Run::default()
+        };
+        let (ran, seen) = run(file(dir.path(), 2000), how);
+        assert_eq!(ran, Err("panicked".to_string()));
+        assert!(seen.len() < 700);
+        assert!(seen.iter().copied().eq(1..=seen.len() as u64));
+    }
+}
+
+#[test]
+fn a_failing_writer_ends_the_run_after_its_records() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in [2, 4] {
+        let how = Run {
+            threads,
+            batch: 8,
+            fail_after: Some(100),
+            ..Run::default()
+        };
+        let (ran, seen) = run(file(dir.path(), 5000), how);
+        assert!(
+            matches!(&ran, Ok(Err(e)) if e.contains("cannot write")),
+            "{ran:?}"
+        );
+        assert_eq!(seen, (1..=100).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn an_input_error_comes_after_the_records_before_it() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bad/truncated.txt.gz");
+    for threads in [2, 4] {
+        for batch in [1, 16, 100] {
+            let how = Run {
+                threads,
+                batch,
+                ..Run::default()
+            };
+            let (ran, seen) = run(Input::Path(path.clone()), how);
+            assert!(
+                matches!(&ran, Ok(Err(e)) if e.contains("read error")),
+                "{ran:?}"
+            );
+            assert_eq!(seen, (1..=888).collect::<Vec<_>>(), "{threads} {batch}");
+        }
+    }
+}
+
+/// The input stays open after its records (a FIFO whose writer waits): a bad record among
+/// them halts the run, and the run ends while the input is still open.
+#[cfg(unix)]
+#[test]
+fn a_halt_on_an_open_stream_is_reported_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (bad, total) in [(2u64, 40usize), (18, 20), (20, 20), (5, 8)] {
+        let fifo = dir.path().join(format!("fifo-{bad}-{total}"));
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let (release, released) = mpsc::channel::<()>();
+        let path = fifo.clone();
+        let feeder = std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+            for i in 1..=total as u64 {
+                let line = if i == bad { "bad" } else { PUZZLE };
+                writeln!(f, "{line}").unwrap();
+            }
+            f.flush().unwrap();
+            // Keep the FIFO open until the run has ended (or for 20 s): true when the run
+            // ended first.
+            released.recv_timeout(Duration::from_secs(20)).is_ok()
+        });
+        let how = Run {
+            threads: 2,
+            batch: 4,
+            ..Run::default()
+        };
+        let (ran, seen) = run(Input::Path(fifo.clone()), how);
+        let _ = release.send(());
+        assert!(
+            feeder.join().unwrap(),
+            "the run waited for the input to end"
+        );
+        assert!(
+            matches!(&ran, Ok(Err(e)) if e.contains(&format!(":{bad}: stop"))),
+            "{ran:?}"
+        );
+        assert_eq!(seen, (1..bad).collect::<Vec<_>>());
+    }
+}
