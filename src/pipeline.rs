@@ -1,8 +1,8 @@
-//! The batch pipeline: a reader thread fills bounded batches, the rayon pool works on up to
-//! threads + 2 of them at once (each batch's records split among the workers, their order kept
-//! by rayon's indexed `collect_into_vec`), the calling thread collects them in input order as
-//! they finish, and a writer thread writes them. At most a few batches are in flight, so
-//! memory stays flat whatever the input size.
+//! The batch pipeline: a reader thread fills bounded batches, the rayon pool works on a few of
+//! them at once (threads + 2, at most 6; each batch's records split among the workers, their
+//! order kept by rayon's indexed `collect_into_vec`), the calling thread collects them in
+//! input order as they finish, and a writer thread writes them. At most a few batches are in
+//! flight, so memory stays flat whatever the input size.
 //!
 //! ```text
 //!  reader thread ──batch──▶ [2] ──▶ parse, solve, render (rayon, N threads) ──▶ [2] ──▶ writer thread
