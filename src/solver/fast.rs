@@ -212,6 +212,19 @@
 //!   instructions per record (set-up 1,580 → 1,030), output identical; but `bench --threads
 //!   1`, 25 alternating 0.5 s runs, 1.005 of before (spread 0.89-1.18): the set-up's time is
 //!   not its instruction count. Not kept.
+//! - open lead (eighth session, not landed for lack of time to measure it whole): other band
+//!   and digit choices, nodes per puzzle from `solve --stats-json` (deterministic), shuffled
+//!   `--seed 7` at limit 2 / limit 1, 1106 · 11+ first 10,000 · top1465: today 245.4 · 147.0 ·
+//!   22.5 / 124.8 · 75.0 · 13.7. The band with the fewest *open digits* first (then
+//!   configurations, then cells) and the digit with the fewest candidate cells: 234.6 · 130.1 ·
+//!   23.2 / 124.9 · 66.2 · 14.1; as given, 1106 239.0 → 228.4 (L2) but 118.3 → 122.1 (L1), 11+
+//!   156.4 → 131.2, top1465 22.1 → 23.0, 17-clue 2.1 → 2.4, serg unchanged. Speed (`bench
+//!   --threads 1`, 9 alternating 0.5 s runs): 11+ L2 +19%, 1106 L2 +3% shuffled and +7% as
+//!   given, 1106 L1 −2% both ways, top1465 L2 −4%, 17-clue flat. It trades the 1106 limit-1
+//!   cells for the rest; worth a full `compare.sh` run. Other keys tried (nodes only): ties
+//!   on more cells instead of fewer, the band's configurations net of its open digits, their
+//!   average per open digit, configurations plus 1-4 per open digit, fixed digits' cells: all
+//!   worse than today on 1106 or 11+.
 //! - lost (eighth session): the 9-digit clear of `update_word` made conditional again
 //!   (`placed != 0`), in case the AVX2 change scan's wide loads stall on those 9 narrow
 //!   stores (the hottest instruction of a `perf` profile of 1106 at limit 2 is the scan's
