@@ -700,8 +700,7 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
                 }
                 // Wait for a batch to be read or worked on, then collect those now in order.
                 match event_rx.recv() {
-                    Ok(Event::Read) => {}
-                    Ok(Event::Worked) => {}
+                    Ok(Event::Read | Event::Worked) => {}
                     // A task panicked (the scope re-raises it), or no sender is left.
                     Ok(Event::Panicked) | Err(_) => return stop(ended),
                 }

@@ -221,10 +221,13 @@
 //!   156.4 → 131.2, top1465 22.1 → 23.0, 17-clue 2.1 → 2.4, serg unchanged. Speed (`bench
 //!   --threads 1`, 9 alternating 0.5 s runs): 11+ L2 +19%, 1106 L2 +3% shuffled and +7% as
 //!   given, 1106 L1 −2% both ways, top1465 L2 −4%, 17-clue flat. It trades the 1106 limit-1
-//!   cells for the rest; worth a full `compare.sh` run. Other keys tried (nodes only): ties
-//!   on more cells instead of fewer, the band's configurations net of its open digits, their
-//!   average per open digit, configurations plus 1-4 per open digit, fixed digits' cells: all
-//!   worse than today on 1106 or 11+.
+//!   cells for the rest; worth a full `compare.sh` run. Its two halves alone: open digits
+//!   first with today's digit choice 238.8 · 131.6 · 23.2 / 127.7 · 66.8 · 14.1; today's band
+//!   choice with the digit of fewest cells 243.6 · 146.0 · 22.5 / 124.1 · 74.6 · 13.7 (within
+//!   1% everywhere). Other keys tried (nodes only): ties on more cells instead of fewer, the
+//!   band's configurations net of its open digits, their average per open digit,
+//!   configurations plus 1-4 per open digit, fixed digits' cells: all worse than today on
+//!   1106 or 11+.
 //! - lost (eighth session): the 9-digit clear of `update_word` made conditional again
 //!   (`placed != 0`), in case the AVX2 change scan's wide loads stall on those 9 narrow
 //!   stores (the hottest instruction of a `perf` profile of 1106 at limit 2 is the scan's
