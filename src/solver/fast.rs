@@ -194,6 +194,35 @@
 //!   sequence: Kaggle 25k `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
 //! - lost (seventh session, Zen 4): `State::solution` inlined into the path copies too:
 //!   Kaggle `bench`, 9 alternating runs, 0.79-1.05 of before (median 0.99).
+//! - kept (ninth session, 2026-12-01, Zen 4): a branch hands the search the words it changed
+//!   (`hint`: the configuration's word; or the cell's digits' words in its band and those
+//!   of the assigned digit's other bands that lost the column), and the node's first round
+//!   of band updates takes them (`State::update_hinted`) instead of comparing all 27 words
+//!   with `prev`. Nodes and output identical; a debug assertion checks under `cargo test`
+//!   that every changed word is in the hint (a wrong hint fails 11 solver tests). `bench
+//!   --threads 1`, 21 alternating 0.5 s runs against d18f8bb (a noisy hour: spreads ±15%),
+//!   medians of the pairwise ratios: shuffled `--seed 7` 1106 L2 1.028, 11+ L2 1.032, serg
+//!   L1 1.021; 1106 as given L1 1.035. Callgrind (`solve --threads 1 --limit 1`): serg
+//!   184.6M → 186.8M instructions, 1106 132.9M → 132.8M.
+//!   It saves one ~15-instruction comparison per node, yet 3% of the time on 1106: likely
+//!   the comparison's 32-byte loads, issued right after the branch's 4-byte stores, cannot
+//!   take their data from the store buffer and wait (no hardware counters here to confirm).
+//!   Lost on the way: the hint passed into `propagate` for its first `update_all` (the
+//!   compiler then peeled that loop: +4% instructions on serg, +3% on 1106, and serg no
+//!   faster); the hint kept in `State` (4 more bytes copied per branch) with the
+//!   band's 9 words and the digit's 3 for every cell branch: serg 0.76 (most of those words
+//!   were unchanged and updated for nothing); with the cell's digits only, still in `State`:
+//!   serg 0.97-0.98; hints also after naked singles (each placed digit's 3 words) and after
+//!   the stack updates: no better than the branch hints alone (1106 L2 1.022 vs 1.030, 11+
+//!   1.024 vs 1.034). And every round's comparison replaced by the words each update may
+//!   have touched, checked one by one (a scalar loop): 0.85 on 1106, 11+ and top1465; the
+//!   comparison as 27 scalar `read_volatile` loads: 0.84.
+//! - lost (ninth session): the eighth session's open lead (band with the fewest open digits
+//!   first, the digit of fewest cells), used only with limit ≥ 2 (limit 1 kept today's
+//!   choice, where it cost 1106 2%): 11 alternating runs, 1106 L2 1.011 shuffled and 1.019
+//!   as given, 11+ L2 1.010 (not the +19% of the eighth session's 9 runs), top1465 L2 0.957,
+//!   serg 0.994, and limit 1 0.983 on 1106 both ways although its choice was unchanged (the
+//!   extra count in the band pass). Not kept.
 //! - lost (eighth session, 2026-12-01, Zen 4): *stack* configurations beside the band ones
 //!   (tdoku chooses among both orientations): each stack's 9 mini-columns per digit (band ×
 //!   column of the stack, read through `MINI_ROWS` with band as row) counted like the
@@ -212,22 +241,6 @@
 //!   instructions per record (set-up 1,580 → 1,030), output identical; but `bench --threads
 //!   1`, 25 alternating 0.5 s runs, 1.005 of before (spread 0.89-1.18): the set-up's time is
 //!   not its instruction count. Not kept.
-//! - open lead (eighth session, not landed for lack of time to measure it whole): other band
-//!   and digit choices, nodes per puzzle from `solve --stats-json` (deterministic), shuffled
-//!   `--seed 7` at limit 2 / limit 1, 1106 · 11+ first 10,000 · top1465: today 245.4 · 147.0 ·
-//!   22.5 / 124.8 · 75.0 · 13.7. The band with the fewest *open digits* first (then
-//!   configurations, then cells) and the digit with the fewest candidate cells: 234.6 · 130.1 ·
-//!   23.2 / 124.9 · 66.2 · 14.1; as given, 1106 239.0 → 228.4 (L2) but 118.3 → 122.1 (L1), 11+
-//!   156.4 → 131.2, top1465 22.1 → 23.0, 17-clue 2.1 → 2.4, serg unchanged. Speed (`bench
-//!   --threads 1`, 9 alternating 0.5 s runs): 11+ L2 +19%, 1106 L2 +3% shuffled and +7% as
-//!   given, 1106 L1 −2% both ways, top1465 L2 −4%, 17-clue flat. It trades the 1106 limit-1
-//!   cells for the rest; worth a full `compare.sh` run. Its two halves alone: open digits
-//!   first with today's digit choice 238.8 · 131.6 · 23.2 / 127.7 · 66.8 · 14.1; today's band
-//!   choice with the digit of fewest cells 243.6 · 146.0 · 22.5 / 124.1 · 74.6 · 13.7 (within
-//!   1% everywhere). Other keys tried (nodes only): ties on more cells instead of fewer, the
-//!   band's configurations net of its open digits, their average per open digit,
-//!   configurations plus 1-4 per open digit, fixed digits' cells: all worse than today on
-//!   1106 or 11+.
 //! - lost (eighth session): the 9-digit clear of `update_word` made conditional again
 //!   (`placed != 0`), in case the AVX2 change scan's wide loads stall on those 9 narrow
 //!   stores (the hottest instruction of a `perf` profile of 1106 at limit 2 is the scan's
@@ -271,6 +284,24 @@ const STACK_UPDATES: bool = true;
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
+/// `SPREAD3[digits]`: bit `d` of the 9-bit set moved to bit `3 * d` (a set of digits as the
+/// bits of their words in band 0).
+const SPREAD3: [u32; 512] = {
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut d = 0;
+        while d < 9 {
+            if m >> d & 1 == 1 {
+                t[m] |= 1 << (3 * d);
+            }
+            d += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The givens cannot be completed (from this state).
 struct Contradiction;
 
@@ -281,6 +312,10 @@ pub(super) struct State {
     prev: [u32; 27],
     unsolved: [u32; 3],
 }
+
+/// A hint for [`State::propagate`]: none, compare all 27 words with `prev` to find the
+/// changed ones.
+pub(super) const SCAN: u32 = u32::MAX;
 
 impl State {
     /// The state with `grid`'s givens placed and their row, column and box peers removed;
@@ -468,6 +503,36 @@ impl State {
         }
     }
 
+    /// The band updates of the words in `hint`, a set that holds every word changed since
+    /// its last update (from a branch, which knows what it changed): the first round of
+    /// [`State::update_all`] without comparing all 27 words with `prev` to find them.
+    /// Returns the digits updated. Extra words in the hint cost an update each (an update
+    /// of an unchanged word changes nothing), so hints are kept tight.
+    ///
+    /// It saves one comparison per node, and more time than its instructions (3% on
+    /// forum_hardest_1106): likely the comparison's wide loads, right after the branch's
+    /// narrow stores, wait for those stores to reach the cache (no hardware counters here
+    /// to confirm it).
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
+    #[inline(always)]
+    unsafe fn update_hinted<P: Isa>(&mut self, mut hint: u32) -> Result<u32, Contradiction> {
+        debug_assert_eq!(
+            self.changed_words::<P>() & !hint,
+            0,
+            "a changed word not hinted"
+        );
+        let mut dirty = 0u32;
+        while hint != 0 {
+            let i = hint.trailing_zeros() as usize;
+            hint &= hint - 1;
+            dirty |= 1 << (i / 3);
+            self.update_word(i)?;
+        }
+        Ok(dirty)
+    }
+
     /// Bit `i` set when word `i` changed since its last band update.
     ///
     /// # Safety
@@ -544,10 +609,12 @@ impl State {
     /// # Safety
     /// The CPU supports `P`'s path.
     #[inline(always)]
-    unsafe fn propagate<P: Isa>(&mut self) -> Result<Option<(usize, u32)>, Contradiction> {
+    unsafe fn propagate<P: Isa>(
+        &mut self,
+        mut dirty: u32,
+    ) -> Result<Option<(usize, u32)>, Contradiction> {
         // Cheap rules first: the stack updates (the costliest) run only when band updates
         // and naked singles are exhausted, on the digits changed since they last ran.
-        let mut dirty = 0u32;
         loop {
             dirty |= self.update_all::<P>()?;
             if self.is_solved() {
@@ -692,9 +759,19 @@ const SPREAD8: [u64; 256] = {
 unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
     mut st: State,
     tally: &mut Tally,
+    mut hint: u32,
 ) {
     loop {
-        let Ok(bivalue) = st.propagate::<P>() else {
+        let mut dirty = 0;
+        if hint != SCAN {
+            let Ok(digits) = st.update_hinted::<P>(hint) else {
+                tally.dead_ends += 1;
+                return;
+            };
+            dirty = digits;
+            hint = SCAN;
+        }
+        let Ok(bivalue) = st.propagate::<P>(dirty) else {
             tally.dead_ends += 1;
             return;
         };
@@ -726,8 +803,9 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             match step {
                 BandStep::Changed => continue,
                 BandStep::Branch(i, configs) => {
-                    if branch_on_configs::<P, CAREFUL, RULE>(&mut st, tally, i, configs) {
-                        return;
+                    match branch_on_configs::<P, CAREFUL, RULE>(&mut st, tally, i, configs) {
+                        Some(changed) => hint = changed,
+                        None => return,
                     }
                     continue;
                 }
@@ -743,15 +821,17 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
         } else {
             bivalue.unwrap_or_else(|| st.fallback_cell())
         };
-        if branch_on_cell::<P, CAREFUL, RULE>(&mut st, tally, band, bit) {
-            return;
+        match branch_on_cell::<P, CAREFUL, RULE>(&mut st, tally, band, bit) {
+            Some(changed) => hint = changed,
+            None => return,
         }
     }
 }
 
 /// Branch on the candidates of the cell `bit` of `band`: every digit but the last is searched
-/// on a copy (and then removed from `st`); the last is assigned in `st` itself. True when the
-/// search is done.
+/// on a copy (and then removed from `st`); the last is assigned in `st` itself. `None` when
+/// the search is done, else the words of `st` the branch changed (the hint for
+/// [`State::propagate`]).
 ///
 /// # Safety
 /// The CPU supports `P`'s path.
@@ -761,7 +841,7 @@ unsafe fn branch_on_cell<P: Isa, const CAREFUL: bool, const RULE: u8>(
     tally: &mut Tally,
     band: usize,
     bit: u32,
-) -> bool {
+) -> Option<u32> {
     let mut digits = 0u32;
     for d in 0..9 {
         if st.cand[d * 3 + band] & bit != 0 {
@@ -769,21 +849,34 @@ unsafe fn branch_on_cell<P: Isa, const CAREFUL: bool, const RULE: u8>(
         }
     }
     tally.branch_points += 1;
+    // The words an assignment changes: the band's words of the cell's digits (which lose
+    // the cell, or keep only it), and those of the assigned digit's other two bands that
+    // lose the column (the state is at a fixed point: no other word differs from `prev`).
+    let words = SPREAD3[digits as usize] << band;
+    let [b1, b2] = OTHER_BANDS[band];
+    let changed = |st: &State, d: usize| {
+        let (j1, j2) = (d * 3 + b1, d * 3 + b2);
+        words
+            | u32::from(st.cand[j1] != st.prev[j1]) << j1
+            | u32::from(st.cand[j2] != st.prev[j2]) << j2
+    };
     while digits & (digits - 1) != 0 {
         let d = digits.trailing_zeros() as usize;
         digits &= digits - 1;
         let mut child = *st;
         child.assign(band, bit, d);
         tally.guess();
-        P::search::<CAREFUL, RULE>(child, tally);
+        let hint = changed(&child, d);
+        P::search::<CAREFUL, RULE>(child, tally, hint);
         if tally.done() {
-            return true;
+            return None;
         }
         st.cand[d * 3 + band] &= !bit;
     }
-    st.assign(band, bit, digits.trailing_zeros() as usize);
+    let last = digits.trailing_zeros() as usize;
+    st.assign(band, bit, last);
     tally.guess();
-    false
+    Some(changed(st, last))
 }
 
 /// What one round of probing did.
@@ -818,7 +911,7 @@ impl State {
                     let mut child = *self;
                     child.assign(band, bit, d);
                     tally.work += 1;
-                    if child.propagate::<P>().is_err() {
+                    if child.propagate::<P>(0).is_err() {
                         self.cand[d * 3 + band] &= !bit;
                         changed = true;
                     } else {

@@ -164,8 +164,9 @@ fn tightest_config(w: u32, configs: u32) -> usize {
 
 /// Branch on the configurations `configs` of band-digit row `i` of `st`, the one with the
 /// fewest candidate cells first ([`tightest_config`]; with limit 1 this finds the solution
-/// sooner) in searches on configurations from the root: every one but the last is searched on a copy; the last continues in `st` itself.
-/// True when the search is done.
+/// sooner) in searches on configurations from the root: every one but the last is searched
+/// on a copy; the last continues in `st` itself. `None` when the search is done, else the
+/// word of `st` the branch changed (the hint for [`State::propagate`]).
 ///
 /// # Safety
 /// The CPU supports `P`'s path.
@@ -175,7 +176,7 @@ pub(super) unsafe fn branch_on_configs<P: Isa, const CAREFUL: bool, const RULE: 
     tally: &mut Tally,
     i: usize,
     mut configs: u32,
-) -> bool {
+) -> Option<u32> {
     tally.branch_points += 1;
     // Tightest first where the search runs on configurations from the root (`bands`, and
     // `hybrid` on a wide-open grid); in a hybrid search that switches late (mostly puzzles
@@ -192,14 +193,14 @@ pub(super) unsafe fn branch_on_configs<P: Isa, const CAREFUL: bool, const RULE: 
         let mut child = *st;
         child.cand[i] &= CONFIG_CELLS[p];
         tally.guess();
-        P::search::<CAREFUL, RULE>(child, tally);
+        P::search::<CAREFUL, RULE>(child, tally, 1 << i);
         if tally.done() {
-            return true;
+            return None;
         }
     }
     st.cand[i] &= CONFIG_CELLS[configs.trailing_zeros() as usize];
     tally.guess();
-    false
+    Some(1 << i)
 }
 
 #[cfg(test)]

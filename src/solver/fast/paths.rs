@@ -2,7 +2,7 @@
 //! each copy inside a function with the path's `#[target_feature]`s, and [`run`] calls the
 //! copy of the path [`SimdPath`] chose (see `simd.rs` for the choice and the measurements).
 
-use super::{search_body, State};
+use super::{search_body, State, SCAN};
 use crate::grid::Grid;
 use crate::solver::simd::SimdPath;
 use crate::solver::tables::PERM9;
@@ -40,7 +40,7 @@ pub(super) unsafe trait Isa {
     ///
     /// # Safety
     /// The CPU supports the path this implementation compiles.
-    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally);
+    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally, hint: u32);
 }
 
 /// Portable stack filter (shifts instead of PEXT/PDEP).
@@ -123,8 +123,8 @@ unsafe impl Isa for Portable {
         State::new(grid)
     }
     #[inline]
-    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
-        search_body::<Portable, CAREFUL, RULE>(st, tally);
+    unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally, hint: u32) {
+        search_body::<Portable, CAREFUL, RULE>(st, tally, hint);
     }
 }
 
@@ -144,8 +144,12 @@ macro_rules! x86_path {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
-        unsafe fn $search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
-            search_body::<$name, CAREFUL, RULE>(st, tally);
+        unsafe fn $search<const CAREFUL: bool, const RULE: u8>(
+            st: State,
+            tally: &mut Tally,
+            hint: u32,
+        ) {
+            search_body::<$name, CAREFUL, RULE>(st, tally, hint);
         }
 
         // SAFETY: the features are used only inside `$new`, `$search`, `stack_filter_bmi2` and
@@ -166,8 +170,12 @@ macro_rules! x86_path {
                 $new(grid)
             }
             #[inline(always)]
-            unsafe fn search<const CAREFUL: bool, const RULE: u8>(st: State, tally: &mut Tally) {
-                $search::<CAREFUL, RULE>(st, tally);
+            unsafe fn search<const CAREFUL: bool, const RULE: u8>(
+                st: State,
+                tally: &mut Tally,
+                hint: u32,
+            ) {
+                $search::<CAREFUL, RULE>(st, tally, hint);
             }
         }
     };
@@ -227,7 +235,7 @@ pub(super) fn run<const CAREFUL: bool, const RULE: u8>(
     tally: &mut Tally,
 ) {
     // SAFETY: `solve_on` checked that the CPU has the path's features.
-    unsafe { with_path!(path, P => P::search::<CAREFUL, RULE>(st, tally)) }
+    unsafe { with_path!(path, P => P::search::<CAREFUL, RULE>(st, tally, SCAN)) }
 }
 
 #[cfg(test)]
