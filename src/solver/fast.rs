@@ -25,7 +25,8 @@
 //!   other 8 digits' words. A box confined to one column locks that column for the digit, and
 //!   the other two bands lose it (`KEEP_OTHER`), which also does the column elimination of a
 //!   placed digit. Changed words are found by comparing with `prev` (vectorised) and
-//!   visited as set bits.
+//!   visited as set bits; a node's first round takes them from the branch that made it,
+//!   which knows what it changed ([`State::update_hinted`]).
 //! - **naked singles**, once the band updates reach a fixed point: bit-sliced counting over
 //!   the 9 digit words of a band finds cells with one candidate (`once = seen & !seen_twice`)
 //!   and cells with none (contradiction). The same pass notes the first bivalue cell.
@@ -204,7 +205,8 @@
 //!   medians of the pairwise ratios: shuffled `--seed 7` 1106 L2 1.028, 11+ L2 1.032, serg
 //!   L1 1.021; 1106 as given L1 1.035. Callgrind (`solve --threads 1 --limit 1`): serg
 //!   184.6M → 186.8M instructions, 1106 132.9M → 132.8M.
-//!   It saves one ~15-instruction comparison per node, yet 3% of the time on 1106: likely
+//!   It saves one ~15-instruction comparison per node (the total stays about the same: the
+//!   hint's own bookkeeping costs as much), yet 3% of the time on 1106: likely
 //!   the comparison's 32-byte loads, issued right after the branch's 4-byte stores, cannot
 //!   take their data from the store buffer and wait (no hardware counters here to confirm).
 //!   Lost on the way: the hint passed into `propagate` for its first `update_all` (the
@@ -222,7 +224,12 @@
 //!   choice, where it cost 1106 2%): 11 alternating runs, 1106 L2 1.011 shuffled and 1.019
 //!   as given, 11+ L2 1.010 (not the +19% of the eighth session's 9 runs), top1465 L2 0.957,
 //!   serg 0.994, and limit 1 0.983 on 1106 both ways although its choice was unchanged (the
-//!   extra count in the band pass). Not kept.
+//!   extra count in the band pass). Not kept. Its nodes per puzzle, shuffled `--seed 7`, L2 /
+//!   L1: 1106 245.4 → 236.0 / 124.8 → 125.7, 11+ first 10,000 147.0 → 130.7 / 75.0 → 66.4,
+//!   top1465 22.5 → 23.2 / 13.7 → 14.1; as given, 1106 L1 118.3 → 123.1. Other keys the
+//!   eighth session tried (nodes only), all worse than today on 1106 or 11+: ties on more
+//!   cells instead of fewer, the band's configurations net of its open digits, their average
+//!   per open digit, configurations plus 1-4 per open digit, fixed digits' cells.
 //! - lost (eighth session, 2026-12-01, Zen 4): *stack* configurations beside the band ones
 //!   (tdoku chooses among both orientations): each stack's 9 mini-columns per digit (band ×
 //!   column of the stack, read through `MINI_ROWS` with band as row) counted like the
@@ -313,8 +320,8 @@ pub(super) struct State {
     unsolved: [u32; 3],
 }
 
-/// A hint for [`State::propagate`]: none, compare all 27 words with `prev` to find the
-/// changed ones.
+/// No hint for a search ([`State::update_hinted`]): its first round compares all 27 words
+/// with `prev` to find the changed ones.
 pub(super) const SCAN: u32 = u32::MAX;
 
 impl State {
@@ -604,7 +611,9 @@ impl State {
     }
 
     /// Propagate to a fixed point of band updates and naked singles. Returns the first
-    /// bivalue cell of the final state, if it has one (and is not solved).
+    /// bivalue cell of the final state, if it has one (and is not solved). `dirty`: digits
+    /// whose words were band-updated before the call (by [`State::update_hinted`]), due a
+    /// stack update like those updated here.
     ///
     /// # Safety
     /// The CPU supports `P`'s path.
@@ -751,7 +760,9 @@ const SPREAD8: [u64; 256] = {
 };
 
 /// Depth-first search from `st`, counting into `tally`. `CAREFUL` adds failed-literal
-/// probing at every node (see [`solve`]). Inlined into each path's `#[target_feature]` copy.
+/// probing at every node (see [`solve`]). `hint`: the words changed since `st` was last at a
+/// fixed point (from the branch that made it; [`State::update_hinted`]), or [`SCAN`].
+/// Inlined into each path's `#[target_feature]` copy.
 ///
 /// # Safety
 /// The CPU supports `P`'s path.
@@ -830,8 +841,8 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
 
 /// Branch on the candidates of the cell `bit` of `band`: every digit but the last is searched
 /// on a copy (and then removed from `st`); the last is assigned in `st` itself. `None` when
-/// the search is done, else the words of `st` the branch changed (the hint for
-/// [`State::propagate`]).
+/// the search is done, else the words of `st` the branch changed (the hint for its search,
+/// [`State::update_hinted`]).
 ///
 /// # Safety
 /// The CPU supports `P`'s path.
@@ -849,9 +860,10 @@ unsafe fn branch_on_cell<P: Isa, const CAREFUL: bool, const RULE: u8>(
         }
     }
     tally.branch_points += 1;
-    // The words an assignment changes: the band's words of the cell's digits (which lose
-    // the cell, or keep only it), and those of the assigned digit's other two bands that
-    // lose the column (the state is at a fixed point: no other word differs from `prev`).
+    // The words an assignment changes: the band's words of the cell's digits (the others
+    // lose the cell; the assigned digit's loses the cell's peers in the band), and those of
+    // the assigned digit's other two bands that lose the column (the state is at a fixed
+    // point: no other word differs from `prev`).
     let words = SPREAD3[digits as usize] << band;
     let [b1, b2] = OTHER_BANDS[band];
     let changed = |st: &State, d: usize| {

@@ -166,7 +166,7 @@ fn tightest_config(w: u32, configs: u32) -> usize {
 /// fewest candidate cells first ([`tightest_config`]; with limit 1 this finds the solution
 /// sooner) in searches on configurations from the root: every one but the last is searched
 /// on a copy; the last continues in `st` itself. `None` when the search is done, else the
-/// word of `st` the branch changed (the hint for [`State::propagate`]).
+/// word of `st` the branch changed (the hint for its search, [`State::update_hinted`]).
 ///
 /// # Safety
 /// The CPU supports `P`'s path.

@@ -36,7 +36,7 @@ pub(super) unsafe trait Isa {
     /// The CPU supports the path this implementation compiles.
     unsafe fn new_state(grid: &Grid) -> Option<State>;
 
-    /// The search, compiled for this path.
+    /// The search, compiled for this path (`hint`: see `search_body`).
     ///
     /// # Safety
     /// The CPU supports the path this implementation compiles.
