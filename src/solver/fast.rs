@@ -291,19 +291,26 @@ const STACK_UPDATES: bool = true;
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
+/// The low `bits` bits of `m`, bit `i` moved to bit `i * stride` (for the tables below).
+const fn spread_bits(m: usize, bits: usize, stride: usize) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while i < bits {
+        if m >> i & 1 == 1 {
+            out |= 1 << (i * stride);
+        }
+        i += 1;
+    }
+    out
+}
+
 /// `SPREAD3[digits]`: bit `d` of the 9-bit set moved to bit `3 * d` (a set of digits as the
 /// bits of their words in band 0).
 const SPREAD3: [u32; 512] = {
     let mut t = [0; 512];
     let mut m = 0;
     while m < 512 {
-        let mut d = 0;
-        while d < 9 {
-            if m >> d & 1 == 1 {
-                t[m] |= 1 << (3 * d);
-            }
-            d += 1;
-        }
+        t[m] = spread_bits(m, 9, 3) as u32;
         m += 1;
     }
     t
@@ -713,13 +720,8 @@ const ROW_WORDS: [u32; 8] = {
     let mut t = [0; 8];
     let mut r = 0;
     while r < 8 {
-        let mut k = 0;
-        while k < 3 {
-            if r >> k & 1 == 1 {
-                t[r] |= 0x1FF << (9 * k);
-            }
-            k += 1;
-        }
+        // Each row's bit to its first cell, then filled to its 9 cells.
+        t[r] = spread_bits(r, 3, 9) as u32 * 0x1FF;
         r += 1;
     }
     t
@@ -747,13 +749,7 @@ const SPREAD8: [u64; 256] = {
     let mut table = [0u64; 256];
     let mut m = 0;
     while m < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if m >> i & 1 == 1 {
-                table[m] |= 1 << (8 * i);
-            }
-            i += 1;
-        }
+        table[m] = spread_bits(m, 8, 8);
         m += 1;
     }
     table
