@@ -537,6 +537,9 @@ impl State {
             0,
             "a changed word not hinted"
         );
+        // The same loop as a round of `update_all`, written twice on purpose: one shared
+        // `update_words` for both compiled to 0.4-0.75% more instructions (callgrind, 1106
+        // and serg at limit 1).
         let mut dirty = 0u32;
         while hint != 0 {
             let i = hint.trailing_zeros() as usize;
