@@ -58,7 +58,9 @@ pub trait Sink<T> {
     fn start(&mut self) -> io::Result<()>;
     /// One result.
     fn write(&mut self, item: &T) -> io::Result<()>;
-    /// Called once after the last result.
+    /// Push out what was written: called whenever the writer has written every result made
+    /// so far and waits for more (so that the results of a stream that pauses come out as
+    /// they are made), and after the last result. It must not end the output.
     fn flush(&mut self) -> io::Result<()>;
     /// The bytes a [`Render`] made of some results, in order, in place of a `write` for each
     /// (only runs given a `Render` call it; the default refuses).
@@ -255,7 +257,9 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
         let batch = batch.max(1);
         let mut first = RawBatch::default();
         let first_read = reader.read_raw_batch(&mut first, batch);
-        if matches!(first_read, Ok(n) if n >= batch) {
+        // A short first batch is the whole input only when the input ended there (a stream
+        // gives a short one whenever no more has arrived yet).
+        if matches!(first_read, Ok(n) if n >= batch || (n > 0 && !reader.ended())) {
             return self.threaded(reader, first, batch, &mut collect, sink);
         }
         let (worked, halt) = self.work_batch(first).collect(&mut collect);
@@ -874,15 +878,28 @@ impl Ended {
 /// A batch of records, or the input error that ended the input.
 type Batch = Result<RawBatch, InputError>;
 
-/// The writer thread: every batch in order, between the sink's start and flush.
-/// Rendered batches' byte buffers go back to `spare` (a few at most).
+/// The writer thread: every batch in order, between the sink's start and flush. The sink is
+/// also flushed whenever no batch waits to be written: on a stream that pauses, what was
+/// worked on goes out at once (on a file, the batches' bytes mostly bypass the write buffer
+/// anyway). Rendered batches' byte buffers go back to `spare` (a few at most).
 fn write_batches<T>(
     batches: Receiver<Worked<T>>,
     sink: &mut (dyn Sink<T> + Send),
     spare: &Mutex<Vec<Vec<u8>>>,
 ) -> io::Result<()> {
     sink.start()?;
-    for worked in batches {
+    loop {
+        let worked = match batches.try_recv() {
+            Ok(worked) => worked,
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                sink.flush()?;
+                match batches.recv() {
+                    Ok(worked) => worked,
+                    Err(_) => break,
+                }
+            }
+        };
         worked.write(sink)?;
         if worked.bytes.capacity() > 0 {
             if let Ok(mut spare) = spare.lock() {

@@ -671,13 +671,17 @@ fn strict_stops_without_waiting_for_an_open_stream_to_end() {
     // The bad record early (line 2), and in the last full batch before the stream pauses
     // (line 250 of 300, batches of 100): a batch is never held back waiting for the next.
     for (before, after) in [(1, 500), (249, 50)] {
-        strict_stops_on_open_stream(before, after);
+        strict_stops_on_open_stream(before, after, &["--batch", "100"]);
     }
+    // With the default batch of 4096, which the stream never fills: the records that have
+    // arrived are worked on without waiting for more.
+    strict_stops_on_open_stream(6, 3, &[]);
 }
 
-fn strict_stops_on_open_stream(before: usize, after: usize) {
+fn strict_stops_on_open_stream(before: usize, after: usize, batch: &[&str]) {
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
-        .args(["solve", "--strict", "--batch", "100", "--threads", "2"])
+        .args(["solve", "--strict", "--threads", "2"])
+        .args(batch)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -345,3 +345,57 @@ fn compressed_names_are_written_compressed_and_complete() {
         assert!(!failed.exists(), "{ext}");
     }
 }
+
+/// `producer | sudoku-batch solve -` with a producer that pauses: the answers to the puzzles
+/// that have arrived come out at once (the batch is not held back for more records, nor the
+/// output buffered), with the default batch size, for line and CSV output.
+#[test]
+fn answers_to_a_paused_stream_come_out_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    for format in ["line", "csv"] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+            .args(["solve", "-q", "--threads", "2", "--format", format, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        let header = usize::from(format == "csv");
+        let mut lines = Vec::new();
+        for burst in [3, 2] {
+            for _ in 0..burst {
+                writeln!(stdin, "{puzzle}").unwrap();
+            }
+            stdin.flush().unwrap();
+            // stdin stays open; the timeout is a watchdog against waiting for it to end.
+            while lines.len() < header + if burst == 3 { 3 } else { 5 } {
+                let line = rx
+                    .recv_timeout(std::time::Duration::from_secs(30))
+                    .unwrap_or_else(|_| panic!("{format}: only {lines:?} while stdin is open"));
+                lines.push(line);
+            }
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        let answers = &lines[header..];
+        assert_eq!(answers.len(), 5);
+        assert!(
+            answers.iter().all(|l| l.contains(
+                "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+            )),
+            "{format}: {answers:?}"
+        );
+    }
+}

@@ -201,13 +201,18 @@ fn an_input_error_comes_after_the_records_before_it() {
 }
 
 /// The input stays open after its records (a FIFO whose writer waits): a bad record among
-/// them halts the run, and the run ends while the input is still open.
+/// them halts the run, and the run ends while the input is still open: whether the records
+/// fill their batches or not (batches of 4: the reader's first batch may take more than 4,
+/// as many as have arrived, and leave fewer than 4 after it; batches of 4096: the stream
+/// never fills one).
 #[cfg(unix)]
 #[test]
 fn a_halt_on_an_open_stream_is_reported_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    for (bad, total) in [(2u64, 40usize), (18, 20), (20, 20), (5, 8)] {
-        let fifo = dir.path().join(format!("fifo-{bad}-{total}"));
+    let cases = [(2u64, 40usize, 4), (18, 20, 4), (20, 20, 4), (5, 8, 4)];
+    let unfilled = [(3, 7, 4096), (1, 1, 4096), (6, 6, 4096)];
+    for (bad, total, batch) in cases.into_iter().chain(unfilled) {
+        let fifo = dir.path().join(format!("fifo-{bad}-{total}-{batch}"));
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if !made.is_ok_and(|s| s.success()) {
             eprintln!("skipped: mkfifo is not available");
@@ -228,19 +233,82 @@ fn a_halt_on_an_open_stream_is_reported_at_once() {
         });
         let how = Run {
             threads: 2,
-            batch: 4,
+            batch,
             ..Run::default()
         };
         let (ran, seen) = run(Input::Path(fifo.clone()), how);
         let _ = release.send(());
         assert!(
             feeder.join().unwrap(),
-            "the run waited for the input to end"
+            "the run waited for the input to end (bad record {bad} of {total}, batches of \
+             {batch}): {ran:?} {seen:?}"
         );
         assert!(
             matches!(&ran, Ok(Err(e)) if e.contains(&format!(":{bad}: stop"))),
             "{ran:?}"
         );
         assert_eq!(seen, (1..bad).collect::<Vec<_>>());
+    }
+}
+
+/// A stream that pauses (a FIFO kept open after some records): every record that has arrived
+/// is worked on and written without waiting for the batch to fill or the stream to end, with
+/// one thread and with several.
+#[cfg(unix)]
+#[test]
+fn a_paused_stream_has_its_records_written_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in [1, 2, 3] {
+        let fifo = dir.path().join(format!("paused-{threads}"));
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let written = seen.clone();
+        let path = fifo.clone();
+        let running = std::thread::spawn(move || {
+            let reader = RecordReader::open(&Input::Path(path), &ReaderOptions::default())
+                .map_err(|e| e.to_string())?;
+            let mut sink = Lines {
+                seen: written,
+                fail_after: None,
+            };
+            let work = |r: Record| (r.line, r.puzzle.is_ok());
+            pipeline::run_stages(
+                reader,
+                threads,
+                pipeline::BATCH,
+                &work,
+                |_: &mut (u64, bool)| Ok(()),
+                &mut sink,
+                &NoProgress,
+            )
+            .map_err(|e| e.to_string())
+        });
+        let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        // Two bursts, each written while the stream stays open: each must be written
+        // before the next arrives.
+        for (burst, upto) in [(5u64, 5u64), (3, 8)] {
+            for _ in 0..burst {
+                writeln!(f, "{PUZZLE}").unwrap();
+            }
+            f.flush().unwrap();
+            // A watchdog against waiting for the stream, not a speed limit.
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            while seen.lock().unwrap().len() < upto as usize {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "{threads} threads: records {:?} of {upto} written while the stream is open",
+                    seen.lock().unwrap()
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        drop(f);
+        let ran = running.join().unwrap();
+        assert_eq!(ran, Ok(8), "{threads} threads");
+        assert_eq!(*seen.lock().unwrap(), (1..=8).collect::<Vec<_>>());
     }
 }

@@ -158,9 +158,15 @@ impl Write for SharedSink {
         }
     }
 
+    /// A plain file's writes are already with the system; a compressor is not flushed (that
+    /// would end a deflate block early and make the file larger): [`Output::commit`] ends the
+    /// stream.
     fn flush(&mut self) -> io::Result<()> {
         let mut guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        guard.as_mut().map_or(Ok(()), |e| e.writer().flush())
+        match guard.as_mut() {
+            Some(Encoder::Plain(file)) => file.flush(),
+            _ => Ok(()),
+        }
     }
 }
 

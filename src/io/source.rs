@@ -14,12 +14,19 @@
 //! parsing of what it already produced instead of in series with it (for the zip member it
 //! also gives the `zip` crate's reader, which borrows the archive, an owner).
 //!
+//! A stream (a pipe, a FIFO, a terminal: anything but a regular file) is read on a thread of
+//! its own too, and that thread tells the record reader what has arrived ([`Arrived`]): a
+//! batch then ends when the records already read are all there is for now, instead of waiting
+//! for the producer to fill it. So `tail -f log | sudoku-batch solve -` answers each puzzle as
+//! it comes, and a `--strict` halt is reported at once. A regular file is read directly; its
+//! batches are always full.
+//!
 //! Truncated or corrupt compressed data surfaces as a read error when the reader gets there:
 //! the records before it are processed and written, then the run stops with exit code 2.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
@@ -100,8 +107,12 @@ fn is_bzip2(head: &[u8]) -> bool {
 }
 
 /// Open `input` as a buffered byte stream, decompressed when compressed; counts the raw bytes
-/// read into `count` (for progress).
-pub fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, InputError> {
+/// read into `count` (for progress). With it, for a stream (not a regular file), what has
+/// arrived of its (decompressed) bytes.
+pub fn open_source(
+    input: &Input,
+    count: Arc<AtomicU64>,
+) -> Result<(Source, Option<Arrived>), InputError> {
     let label = input.label();
     let path = match input {
         Input::Stdin => {
@@ -109,7 +120,10 @@ pub fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, Input
                 inner: io::stdin(),
                 count,
             };
-            return decode(BufReader::with_capacity(BUFFER, stdin), &label);
+            if stdin_is_file() {
+                return decode(BufReader::with_capacity(BUFFER, stdin), &label, None);
+            }
+            return read_stream(stdin, &label);
         }
         Input::Path(p) if p.is_dir() => return Err(InputError::IsDirectory { path: label }),
         Input::Path(p) => p,
@@ -120,10 +134,15 @@ pub fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, Input
             cause: e,
         })
     };
+    let file = open()?;
+    if !file.metadata().is_ok_and(|m| m.file_type().is_file()) {
+        // A FIFO, a device, a socket: read as it comes (never opened twice).
+        return read_stream(Counting { inner: file, count }, &label);
+    }
     let mut buffered = BufReader::with_capacity(
         BUFFER,
         Counting {
-            inner: open()?,
+            inner: file,
             count: count.clone(),
         },
     );
@@ -138,15 +157,48 @@ pub fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, Input
             count,
         };
         let member = zip_member(file, &label)?;
-        return Ok(Box::new(BufReader::with_capacity(BUFFER, member)));
+        return Ok((member, None));
     }
-    decode(buffered, &label)
+    decode(buffered, &label, None)
+}
+
+/// A stream read on a thread of its own (then decoded when compressed), with what has
+/// arrived of it.
+fn read_stream(
+    mut stream: impl Read + Send + 'static,
+    label: &str,
+) -> Result<(Source, Option<Arrived>), InputError> {
+    let (src, arrived) = on_thread("input", label, move |feed| pump(&mut stream, feed))?;
+    decode(src, label, Some(arrived))
+}
+
+/// Whether stdin is a regular file (`< file`) rather than a pipe or a terminal.
+fn stdin_is_file() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(File::from)
+            .and_then(|f| f.metadata())
+            .is_ok_and(|m| m.file_type().is_file())
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 /// `src` through the decoder its first bytes call for, or as it is when they name no
 /// compression. A zip archive needs its file (the index is at the end), so in a stream it is
-/// refused with a hint.
-pub fn decode<B: BufRead + Send + 'static>(mut src: B, label: &str) -> Result<Source, InputError> {
+/// refused with a hint. `arrived` tells what has arrived of a stream's bytes: decoded, it is
+/// replaced by what has arrived of the decoded bytes.
+pub fn decode<B: BufRead + Send + 'static>(
+    mut src: B,
+    label: &str,
+    arrived: Option<Arrived>,
+) -> Result<(Source, Option<Arrived>), InputError> {
     let read_err = |e| InputError::Read {
         path: label.to_string(),
         line: 0,
@@ -154,7 +206,7 @@ pub fn decode<B: BufRead + Send + 'static>(mut src: B, label: &str) -> Result<So
     };
     let head = src.fill_buf().map_err(read_err)?;
     let mut decoded: Box<dyn Read + Send> = match Compression::detect(head) {
-        None => return Ok(Box::new(src)),
+        None => return Ok((Box::new(src), arrived)),
         Some(Compression::Gzip) => Box::new(flate2::bufread::MultiGzDecoder::new(src)),
         Some(Compression::Zstd) => {
             Box::new(zstd::stream::read::Decoder::with_buffer(src).map_err(read_err)?)
@@ -170,12 +222,13 @@ pub fn decode<B: BufRead + Send + 'static>(mut src: B, label: &str) -> Result<So
             })
         }
     };
-    let threaded = on_thread("decode", label, move |tx| pump(&mut decoded, tx))?;
-    Ok(Box::new(BufReader::with_capacity(BUFFER, threaded)))
+    let (threaded, decoded_arrived) =
+        on_thread("decode", label, move |feed| pump(&mut decoded, feed))?;
+    Ok((threaded, arrived.map(|_| decoded_arrived)))
 }
 
 /// The one file of a zip archive, inflated on its own thread.
-fn zip_member(file: Counting<File>, label: &str) -> Result<Box<dyn Read + Send>, InputError> {
+fn zip_member(file: Counting<File>, label: &str) -> Result<Source, InputError> {
     let archive_err = |message: String| InputError::Archive {
         path: label.to_string(),
         message,
@@ -183,35 +236,88 @@ fn zip_member(file: Counting<File>, label: &str) -> Result<Box<dyn Read + Send>,
     let mut archive = zip::ZipArchive::new(file)
         .map_err(|e| archive_err(format!("not a readable zip archive ({e}); truncated?")))?;
     let index = only_member(&mut archive, label).map_err(archive_err)?;
-    on_thread("unzip", label, move |tx| match archive.by_index(index) {
-        Ok(mut member) => pump(&mut member, tx),
+    let (member, _) = on_thread("unzip", label, move |feed| match archive.by_index(index) {
+        Ok(mut member) => pump(&mut member, feed),
         Err(e) => {
-            let _ = tx.send(Err(io::Error::new(io::ErrorKind::InvalidData, e)));
+            feed.send(Err(io::Error::new(io::ErrorKind::InvalidData, e)));
         }
-    })
+    })?;
+    Ok(member)
+}
+
+/// What has arrived of a stream that a thread of its own reads ([`on_thread`]): shared by that
+/// thread and the reader of its bytes.
+#[derive(Clone, Debug, Default)]
+pub struct Arrived(Arc<ArrivedState>);
+
+#[derive(Debug, Default)]
+struct ArrivedState {
+    /// Bytes sent by the thread and not yet consumed by the reader.
+    bytes: AtomicU64,
+    /// The thread has sent its last chunk (or error): a read returns at once.
+    ended: AtomicBool,
+}
+
+impl Arrived {
+    /// Whether reading the stream on now returns at once, with bytes or its end, rather than
+    /// waiting for its producer.
+    pub fn ready(&self) -> bool {
+        self.0.bytes.load(Ordering::Acquire) > 0 || self.0.ended.load(Ordering::Acquire)
+    }
+}
+
+/// The sending side of [`on_thread`]'s channel: counts what it sends as arrived, and marks the
+/// stream ended when dropped (the thread is done).
+struct Feed {
+    tx: mpsc::SyncSender<io::Result<Vec<u8>>>,
+    arrived: Arrived,
+}
+
+impl Feed {
+    /// Send a chunk (or an error); false when the reader has hung up.
+    fn send(&self, chunk: io::Result<Vec<u8>>) -> bool {
+        let n = chunk.as_ref().map_or(0, |c| c.len() as u64);
+        // Counted before it is sent, so the count never falls below zero.
+        self.arrived.0.bytes.fetch_add(n, Ordering::Release);
+        self.tx.send(chunk).is_ok()
+    }
+}
+
+impl Drop for Feed {
+    fn drop(&mut self) {
+        self.arrived.0.ended.store(true, Ordering::Release);
+    }
 }
 
 /// The data `produce` sends, read from a thread of its own (a decoder's work then runs beside
-/// the parsing of what it already decoded).
+/// the parsing of what it already decoded; a stream's reads wait there, not in the reader),
+/// and what has arrived of it.
 fn on_thread(
     name: &str,
     label: &str,
-    produce: impl FnOnce(&mpsc::SyncSender<io::Result<Vec<u8>>>) + Send + 'static,
-) -> Result<Box<dyn Read + Send>, InputError> {
+    produce: impl FnOnce(&Feed) + Send + 'static,
+) -> Result<(Source, Arrived), InputError> {
     let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+    let arrived = Arrived::default();
+    let feed = Feed {
+        tx,
+        arrived: arrived.clone(),
+    };
     std::thread::Builder::new()
         .name(name.into())
-        .spawn(move || produce(&tx))
+        .spawn(move || produce(&feed))
         .map_err(|e| InputError::Read {
             path: label.to_string(),
             line: 0,
             cause: e,
         })?;
-    Ok(Box::new(ChannelReader {
+    let reader = ChannelReader {
         rx,
         chunk: Vec::new(),
         at: 0,
-    }))
+        arrived: arrived.clone(),
+    };
+    Ok((Box::new(reader), arrived))
 }
 
 /// The index of the one file of `archive` (folders and macOS metadata aside), or why there is
@@ -244,7 +350,7 @@ fn only_member(
 }
 
 /// Send `data` chunk by chunk until it ends, fails, or the receiver hangs up.
-fn pump(data: &mut impl Read, tx: &mpsc::SyncSender<io::Result<Vec<u8>>>) {
+fn pump(data: &mut impl Read, feed: &Feed) {
     loop {
         let mut chunk = vec![0u8; BUFFER];
         match data.read(&mut chunk) {
@@ -252,40 +358,55 @@ fn pump(data: &mut impl Read, tx: &mpsc::SyncSender<io::Result<Vec<u8>>>) {
             Ok(n) => {
                 chunk.truncate(n);
                 // The reader hung up (the run stopped early): nothing more to do.
-                if tx.send(Ok(chunk)).is_err() {
+                if !feed.send(Ok(chunk)) {
                     return;
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
-                let _ = tx.send(Err(e));
+                feed.send(Err(e));
                 return;
             }
         }
     }
 }
 
-/// Reads the chunks a producer thread sends; the channel closing is the end of the data.
+/// Reads the chunks a producer thread sends, straight from them (no copy into a buffer of its
+/// own); the channel closing is the end of the data.
 struct ChannelReader {
     rx: mpsc::Receiver<io::Result<Vec<u8>>>,
     chunk: Vec<u8>,
     at: usize,
+    arrived: Arrived,
 }
 
-impl Read for ChannelReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+impl BufRead for ChannelReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.at == self.chunk.len() {
             match self.rx.recv() {
                 Ok(chunk) => {
                     self.chunk = chunk?;
                     self.at = 0;
                 }
-                Err(mpsc::RecvError) => return Ok(0),
+                Err(mpsc::RecvError) => break,
             }
         }
-        let n = buf.len().min(self.chunk.len() - self.at);
-        buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        Ok(&self.chunk[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        let n = n.min(self.chunk.len() - self.at);
         self.at += n;
+        self.arrived.0.bytes.fetch_sub(n as u64, Ordering::Release);
+    }
+}
+
+impl Read for ChannelReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = buf.len().min(avail.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
         Ok(n)
     }
 }

@@ -45,6 +45,11 @@ impl<R: Read> RowReader<R> {
         }
     }
 
+    /// Whether bytes read from the stream wait in the read buffer.
+    pub(super) fn has_buffered(&self) -> bool {
+        !self.src.buffer().is_empty()
+    }
+
     /// The next record's fields into `row` (blank lines skipped); the line it starts on, or
     /// `None` at the end of the input.
     pub(super) fn read(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<u64>> {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::error::{InputError, RecordError};
 use crate::grid::{block_row, cell_value, is_block_separator, Grid, CELLS};
 use crate::io::line_ends::CsvLineEnds;
-use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFFER};
+use crate::io::source::{decode, open_source, Arrived, Compression, Counting, Source, BUFFER};
 
 mod block;
 mod board;
@@ -213,6 +213,11 @@ pub struct RecordReader {
     listed_solutions: bool,
     /// Records returned so far.
     records: u64,
+    /// What has arrived of a stream's bytes (`None` for a file): a batch ends early rather
+    /// than wait for more (see [`read_raw_batch`](Self::read_raw_batch)).
+    arrived: Option<Arrived>,
+    /// The input has ended (or failed).
+    ended: bool,
 }
 
 enum Kind {
@@ -233,8 +238,10 @@ impl RecordReader {
         if let Some((k, n)) = options.shard {
             return open_shard(input, k, n, bytes, options);
         }
-        let src = open_source(input, bytes.clone())?;
-        RecordReader::with_source(src, input.label(), bytes, options)
+        let (src, arrived) = open_source(input, bytes.clone())?;
+        let mut reader = RecordReader::with_source(src, input.label(), bytes, options)?;
+        reader.arrived = arrived;
+        Ok(reader)
     }
 
     /// Read records from any buffered byte stream (`label` names it in messages), decompressed
@@ -244,7 +251,7 @@ impl RecordReader {
         label: &str,
         options: &ReaderOptions,
     ) -> Result<RecordReader, InputError> {
-        let src = decode(src, label)?;
+        let (src, _) = decode(src, label, None)?;
         RecordReader::with_source(src, label.to_string(), Arc::new(AtomicU64::new(0)), options)
     }
 
@@ -293,6 +300,8 @@ impl RecordReader {
             keep_text: options.keep_text,
             listed_solutions: !options.skip_solutions,
             records: 0,
+            arrived: None,
+            ended: false,
         })
     }
 
@@ -395,7 +404,11 @@ impl RecordReader {
 
     /// Append `max` records to `out` (fewer at the end of the input; a block of lines may take
     /// it a little past `max`), unparsed where the format allows (see [`RawBatch`]); returns
-    /// how many were added (0 at the end).
+    /// how many were added (0 at the end, and only there: see [`ended`](Self::ended)).
+    ///
+    /// From a stream, fewer too when the records read are all that has arrived: the batch
+    /// then ends rather than wait for the producer, so that they are worked on at once. It
+    /// waits only for a first record (and for the rest of a line or row it has begun).
     pub fn read_raw_batch(&mut self, out: &mut RawBatch, max: usize) -> Result<usize, InputError> {
         out.set_options(self.parse_options());
         let start = out.len();
@@ -407,6 +420,9 @@ impl RecordReader {
                 _ => false,
             };
         while out.len() - start < max {
+            if out.len() > start && self.would_wait() {
+                break;
+            }
             if raw {
                 let budget = max - (out.len() - start);
                 let (label, offset) = (&self.label, self.line_offset);
@@ -426,10 +442,31 @@ impl RecordReader {
                 self.next_record()?.map(|r| out.push_record(r)).is_some()
             };
             if !more {
+                self.ended = true;
                 break;
             }
         }
         Ok(out.len() - start)
+    }
+
+    /// Whether the input has ended: a read of records returned fewer than asked because
+    /// there are no more (not because no more had arrived yet).
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Whether reading the next record would wait for a stream's producer: nothing of it is
+    /// in the read buffers (those of a CSV's rows included), nor has more arrived. Never for
+    /// a file.
+    fn would_wait(&self) -> bool {
+        let Some(arrived) = &self.arrived else {
+            return false;
+        };
+        !arrived.ready()
+            && match &self.kind {
+                Kind::Csv(r) => !r.rows.has_buffered(),
+                _ => true,
+            }
     }
 
     /// How the records' text is parsed.
