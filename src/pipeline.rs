@@ -187,8 +187,9 @@ pub fn worker_pool(
 /// are still collected and written; when `collect` returns a [`Halt`], the records before
 /// that one are written and the run stops with [`PipelineError::Halted`].
 ///
-/// An input that fits in one batch is handled on the calling thread (no reader or writer
-/// thread to start: small files finish sooner); larger ones go through the threaded pipeline.
+/// An input that ends within its first batch is handled on the calling thread (no reader or
+/// writer thread to start: small files finish sooner); others go through the threaded
+/// pipeline (a stream's first batch may be short: it ends with what had arrived).
 pub fn run_stages<T: Send, W: Fn(Record) -> T + Sync>(
     reader: RecordReader,
     threads: usize,
@@ -574,7 +575,7 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
         bytes
     }
 
-    /// The threaded pipeline, from its first (full) batch on.
+    /// The threaded pipeline, from its first batch on (full, or all a stream had sent).
     ///
     /// The reader thread owns `reader`: when the run stops early (a halt, a write error), it
     /// is left to end on its own rather than waited for, since it may be blocked reading a

@@ -570,6 +570,14 @@ fn killed_solve_leaves_no_output_file() {
             }
         }
         unsafe_kill(child.id(), signal);
+        // stdin stays open until the process has ended, so only the signal can end it (with
+        // stdin closed, the run could finish its last records and commit the output before
+        // the signal watcher gets a core: a race, not the behaviour under test).
+        let watchdog = Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < watchdog, "{name}: the process did not end");
+            std::thread::sleep(Duration::from_millis(10));
+        }
         drop(stdin);
         let result = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&result.stderr);

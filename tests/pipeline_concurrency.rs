@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
+use sudoku_batch::io::{Input, InputFormat, ReaderOptions, Record, RecordReader};
 use sudoku_batch::pipeline::{self, Halt, NoProgress, PipelineError, Sink};
 
 const PUZZLE: &str =
@@ -251,64 +251,143 @@ fn a_halt_on_an_open_stream_is_reported_at_once() {
     }
 }
 
+/// How a paused stream's records are written: line ends, what follows a burst, the format.
+#[derive(Clone, Copy, Debug)]
+enum Style {
+    /// `\n` line ends.
+    Lf,
+    /// `\r\n` line ends.
+    Crlf,
+    /// Each burst ends with a comment and a blank line (skipped, not records).
+    Trailing,
+    /// A CSV with a header, its rows' text kept (`keep_text`: records read one by one), each
+    /// burst ending with a blank line.
+    CsvText,
+    /// 9-row blocks, each followed by a blank line.
+    Blocks,
+}
+
+impl Style {
+    /// The text of `n` records, the first on line `line` (moved on past them); their lines
+    /// go to `lines`.
+    fn burst(self, n: usize, line: &mut u64, lines: &mut Vec<u64>) -> String {
+        let mut text = String::new();
+        if *line == 1 && matches!(self, Style::CsvText) {
+            text.push_str("id,puzzle\n");
+            *line += 1;
+        }
+        for _ in 0..n {
+            lines.push(*line);
+            match self {
+                Style::Lf | Style::Trailing => text.push_str(&format!("{PUZZLE}\n")),
+                Style::Crlf => text.push_str(&format!("{PUZZLE}\r\n")),
+                Style::CsvText => text.push_str(&format!("{line},{PUZZLE}\n")),
+                Style::Blocks => {
+                    for row in PUZZLE.as_bytes().chunks(9) {
+                        text.push_str(std::str::from_utf8(row).unwrap());
+                        text.push('\n');
+                    }
+                    text.push('\n');
+                    *line += 9;
+                }
+            }
+            *line += 1;
+        }
+        match self {
+            Style::Trailing => {
+                text.push_str("# more to come\n\n");
+                *line += 2;
+            }
+            Style::CsvText => {
+                text.push('\n');
+                *line += 1;
+            }
+            _ => {}
+        }
+        text
+    }
+
+    fn options(self) -> ReaderOptions {
+        ReaderOptions {
+            keep_text: matches!(self, Style::CsvText),
+            format: match self {
+                Style::Blocks => InputFormat::Block,
+                _ => InputFormat::Auto,
+            },
+            ..ReaderOptions::default()
+        }
+    }
+}
+
 /// A stream that pauses (a FIFO kept open after some records): every record that has arrived
 /// is worked on and written without waiting for the batch to fill or the stream to end, with
-/// one thread and with several.
+/// one thread and with several, whatever the line ends, the lines skipped after the records,
+/// or the format (raw lines, CSV rows read one by one, 9-row blocks).
 #[cfg(unix)]
 #[test]
 fn a_paused_stream_has_its_records_written_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    for threads in [1, 2, 3] {
-        let fifo = dir.path().join(format!("paused-{threads}"));
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        if !made.is_ok_and(|s| s.success()) {
-            eprintln!("skipped: mkfifo is not available");
-            return;
-        }
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let written = seen.clone();
-        let path = fifo.clone();
-        let running = std::thread::spawn(move || {
-            let reader = RecordReader::open(&Input::Path(path), &ReaderOptions::default())
-                .map_err(|e| e.to_string())?;
-            let mut sink = Lines {
-                seen: written,
-                fail_after: None,
-            };
-            let work = |r: Record| (r.line, r.puzzle.is_ok());
-            pipeline::run_stages(
-                reader,
-                threads,
-                pipeline::BATCH,
-                &work,
-                |_: &mut (u64, bool)| Ok(()),
-                &mut sink,
-                &NoProgress,
-            )
-            .map_err(|e| e.to_string())
-        });
-        let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
-        // Two bursts, each written while the stream stays open: each must be written
-        // before the next arrives.
-        for (burst, upto) in [(5u64, 5u64), (3, 8)] {
-            for _ in 0..burst {
-                writeln!(f, "{PUZZLE}").unwrap();
+    let styles = [
+        Style::Lf,
+        Style::Crlf,
+        Style::Trailing,
+        Style::CsvText,
+        Style::Blocks,
+    ];
+    for style in styles {
+        for threads in [1, 2, 3] {
+            let fifo = dir.path().join(format!("paused-{style:?}-{threads}"));
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if !made.is_ok_and(|s| s.success()) {
+                eprintln!("skipped: mkfifo is not available");
+                return;
             }
-            f.flush().unwrap();
-            // A watchdog against waiting for the stream, not a speed limit.
-            let deadline = std::time::Instant::now() + Duration::from_secs(30);
-            while seen.lock().unwrap().len() < upto as usize {
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "{threads} threads: records {:?} of {upto} written while the stream is open",
-                    seen.lock().unwrap()
-                );
-                std::thread::sleep(Duration::from_millis(5));
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let written = seen.clone();
+            let path = fifo.clone();
+            let running = std::thread::spawn(move || {
+                let reader = RecordReader::open(&Input::Path(path), &style.options())
+                    .map_err(|e| e.to_string())?;
+                let mut sink = Lines {
+                    seen: written,
+                    fail_after: None,
+                };
+                let work = |r: Record| (r.line, r.puzzle.is_ok());
+                pipeline::run_stages(
+                    reader,
+                    threads,
+                    pipeline::BATCH,
+                    &work,
+                    |_: &mut (u64, bool)| Ok(()),
+                    &mut sink,
+                    &NoProgress,
+                )
+                .map_err(|e| e.to_string())
+            });
+            let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            let (mut line, mut lines) = (1, Vec::new());
+            // Two bursts, each written while the stream stays open: each must be written
+            // before the next arrives.
+            for burst in [5, 3] {
+                f.write_all(style.burst(burst, &mut line, &mut lines).as_bytes())
+                    .unwrap();
+                f.flush().unwrap();
+                // A watchdog against waiting for the stream, not a speed limit.
+                let deadline = std::time::Instant::now() + Duration::from_secs(30);
+                while seen.lock().unwrap().len() < lines.len() {
+                    assert!(
+                        std::time::Instant::now() < deadline,
+                        "{style:?}, {threads} threads: records {:?} of {lines:?} written while \
+                         the stream is open",
+                        seen.lock().unwrap()
+                    );
+                    std::thread::sleep(Duration::from_millis(5));
+                }
             }
+            drop(f);
+            let ran = running.join().unwrap();
+            assert_eq!(ran, Ok(8), "{style:?}, {threads} threads");
+            assert_eq!(*seen.lock().unwrap(), lines, "{style:?}, {threads} threads");
         }
-        drop(f);
-        let ran = running.join().unwrap();
-        assert_eq!(ran, Ok(8), "{threads} threads");
-        assert_eq!(*seen.lock().unwrap(), (1..=8).collect::<Vec<_>>());
     }
 }

@@ -49,6 +49,16 @@ impl<R: Read> CsvLineEnds<R> {
         }
     }
 
+    /// The stream under it.
+    pub fn get_ref(&self) -> &R {
+        &self.inner
+    }
+
+    /// The stream under it, to read from (bytes read this way are not rewritten).
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
     /// Rewrite `buf` in place; returns how many bytes remain.
     fn rewrite(&mut self, buf: &mut [u8]) -> usize {
         let n = buf.len();

@@ -7,7 +7,7 @@
 //! file (directories and macOS `__MACOSX/` entries aside): several files would mean several
 //! headers in one stream, so such an archive is refused with the member names and an
 //! `unzip -p` hint. A zip is read through its central directory, so it must be a file, not
-//! stdin.
+//! stdin or a FIFO.
 //!
 //! Every compressed input is decoded on a thread of its own, which hands 64 KiB chunks to
 //! the reader through a bounded channel: decompression then runs beside the reading and
@@ -15,18 +15,19 @@
 //! also gives the `zip` crate's reader, which borrows the archive, an owner).
 //!
 //! A stream (a pipe, a FIFO, a terminal: anything but a regular file) is read on a thread of
-//! its own too, and that thread tells the record reader what has arrived ([`Arrived`]): a
-//! batch then ends when the records already read are all there is for now, instead of waiting
-//! for the producer to fill it. So `tail -f log | sudoku-batch solve -` answers each puzzle as
-//! it comes, and a `--strict` halt is reported at once. A regular file is read directly; its
-//! batches are always full.
+//! its own too ([`Source::Stream`]), so the record reader can look at what has arrived
+//! without waiting ([`StreamReader::arrived`]): a batch then ends when the next record has not
+//! arrived whole, instead of waiting for the producer to fill it. So `tail -f log |
+//! sudoku-batch solve -` answers each puzzle as it comes, and a `--strict` halt is reported at
+//! once. A regular file is read directly; its batches are always full.
 //!
 //! Truncated or corrupt compressed data surfaces as a read error when the reader gets there:
 //! the records before it are processed and written, then the run stops with exit code 2.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
@@ -37,7 +38,62 @@ use crate::io::reader::Input;
 pub const BUFFER: usize = 1 << 16;
 
 /// A buffered stream of the input's (decompressed) bytes.
-pub type Source = Box<dyn BufRead + Send>;
+pub enum Source {
+    /// A regular file, or what a thread decodes from one, or any reader a caller gives:
+    /// batches are always full.
+    Buffered(Box<dyn BufRead + Send>),
+    /// A stream read on a thread of its own: what has arrived can be looked at without
+    /// waiting for the producer.
+    Stream(Box<StreamReader>),
+}
+
+impl Source {
+    /// A reader given by a caller (reads from it may wait; batches are always full).
+    pub fn buffered(src: impl BufRead + Send + 'static) -> Source {
+        Source::Buffered(Box::new(src))
+    }
+
+    /// The stream's reader, when this is a stream.
+    pub fn stream(&mut self) -> Option<&mut StreamReader> {
+        match self {
+            Source::Buffered(_) => None,
+            Source::Stream(s) => Some(s),
+        }
+    }
+
+    /// [`stream`](Self::stream), to look at.
+    pub fn stream_ref(&self) -> Option<&StreamReader> {
+        match self {
+            Source::Buffered(_) => None,
+            Source::Stream(s) => Some(s),
+        }
+    }
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Buffered(r) => r.read(buf),
+            Source::Stream(r) => r.read(buf),
+        }
+    }
+}
+
+impl BufRead for Source {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Source::Buffered(r) => r.fill_buf(),
+            Source::Stream(r) => r.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        match self {
+            Source::Buffered(r) => r.consume(n),
+            Source::Stream(r) => r.consume(n),
+        }
+    }
+}
 
 /// Counts the bytes read from the underlying source (compressed bytes for compressed files).
 pub struct Counting<R> {
@@ -107,12 +163,8 @@ fn is_bzip2(head: &[u8]) -> bool {
 }
 
 /// Open `input` as a buffered byte stream, decompressed when compressed; counts the raw bytes
-/// read into `count` (for progress). With it, for a stream (not a regular file), what has
-/// arrived of its (decompressed) bytes.
-pub fn open_source(
-    input: &Input,
-    count: Arc<AtomicU64>,
-) -> Result<(Source, Option<Arrived>), InputError> {
+/// read into `count` (for progress).
+pub fn open_source(input: &Input, count: Arc<AtomicU64>) -> Result<Source, InputError> {
     let label = input.label();
     let path = match input {
         Input::Stdin => {
@@ -121,7 +173,8 @@ pub fn open_source(
                 count,
             };
             if stdin_is_file() {
-                return decode(BufReader::with_capacity(BUFFER, stdin), &label, None);
+                let src = Source::buffered(BufReader::with_capacity(BUFFER, stdin));
+                return decode(src, &label);
             }
             return read_stream(stdin, &label);
         }
@@ -136,16 +189,14 @@ pub fn open_source(
     };
     let file = open()?;
     if !file.metadata().is_ok_and(|m| m.file_type().is_file()) {
-        // A FIFO, a device, a socket: read as it comes (never opened twice).
+        // A FIFO, a device, a socket: read as it comes (and never opened twice).
         return read_stream(Counting { inner: file, count }, &label);
     }
-    let mut buffered = BufReader::with_capacity(
-        BUFFER,
-        Counting {
-            inner: file,
-            count: count.clone(),
-        },
-    );
+    let counted = Counting {
+        inner: file,
+        count: count.clone(),
+    };
+    let mut buffered = BufReader::with_capacity(BUFFER, counted);
     let head = buffered.fill_buf().map_err(|e| InputError::Read {
         path: label.clone(),
         line: 0,
@@ -156,20 +207,15 @@ pub fn open_source(
             inner: open()?,
             count,
         };
-        let member = zip_member(file, &label)?;
-        return Ok((member, None));
+        return zip_member(file, &label);
     }
-    decode(buffered, &label, None)
+    decode(Source::buffered(buffered), &label)
 }
 
-/// A stream read on a thread of its own (then decoded when compressed), with what has
-/// arrived of it.
-fn read_stream(
-    mut stream: impl Read + Send + 'static,
-    label: &str,
-) -> Result<(Source, Option<Arrived>), InputError> {
-    let (src, arrived) = on_thread("input", label, move |feed| pump(&mut stream, feed))?;
-    decode(src, label, Some(arrived))
+/// A stream read on a thread of its own, then decoded when compressed.
+fn read_stream(mut stream: impl Read + Send + 'static, label: &str) -> Result<Source, InputError> {
+    let reader = on_thread("input", label, move |feed| pump(&mut stream, feed))?;
+    decode(Source::Stream(Box::new(reader)), label)
 }
 
 /// Whether stdin is a regular file (`< file`) rather than a pipe or a terminal.
@@ -192,21 +238,17 @@ fn stdin_is_file() -> bool {
 
 /// `src` through the decoder its first bytes call for, or as it is when they name no
 /// compression. A zip archive needs its file (the index is at the end), so in a stream it is
-/// refused with a hint. `arrived` tells what has arrived of a stream's bytes: decoded, it is
-/// replaced by what has arrived of the decoded bytes.
-pub fn decode<B: BufRead + Send + 'static>(
-    mut src: B,
-    label: &str,
-    arrived: Option<Arrived>,
-) -> Result<(Source, Option<Arrived>), InputError> {
+/// refused with a hint. A stream's decoded bytes are a stream too.
+pub fn decode(mut src: Source, label: &str) -> Result<Source, InputError> {
     let read_err = |e| InputError::Read {
         path: label.to_string(),
         line: 0,
         cause: e,
     };
+    let stream = src.stream().is_some();
     let head = src.fill_buf().map_err(read_err)?;
     let mut decoded: Box<dyn Read + Send> = match Compression::detect(head) {
-        None => return Ok((Box::new(src), arrived)),
+        None => return Ok(src),
         Some(Compression::Gzip) => Box::new(flate2::bufread::MultiGzDecoder::new(src)),
         Some(Compression::Zstd) => {
             Box::new(zstd::stream::read::Decoder::with_buffer(src).map_err(read_err)?)
@@ -222,9 +264,12 @@ pub fn decode<B: BufRead + Send + 'static>(
             })
         }
     };
-    let (threaded, decoded_arrived) =
-        on_thread("decode", label, move |feed| pump(&mut decoded, feed))?;
-    Ok((threaded, arrived.map(|_| decoded_arrived)))
+    let threaded = on_thread("decode", label, move |feed| pump(&mut decoded, feed))?;
+    Ok(if stream {
+        Source::Stream(Box::new(threaded))
+    } else {
+        Source::Buffered(Box::new(threaded))
+    })
 }
 
 /// The one file of a zip archive, inflated on its own thread.
@@ -236,73 +281,27 @@ fn zip_member(file: Counting<File>, label: &str) -> Result<Source, InputError> {
     let mut archive = zip::ZipArchive::new(file)
         .map_err(|e| archive_err(format!("not a readable zip archive ({e}); truncated?")))?;
     let index = only_member(&mut archive, label).map_err(archive_err)?;
-    let (member, _) = on_thread("unzip", label, move |feed| match archive.by_index(index) {
+    let member = on_thread("unzip", label, move |feed| match archive.by_index(index) {
         Ok(mut member) => pump(&mut member, feed),
         Err(e) => {
-            feed.send(Err(io::Error::new(io::ErrorKind::InvalidData, e)));
+            let _ = feed
+                .tx
+                .send(Err(io::Error::new(io::ErrorKind::InvalidData, e)));
         }
     })?;
-    Ok(member)
-}
-
-/// What has arrived of a stream that a thread of its own reads ([`on_thread`]): shared by that
-/// thread and the reader of its bytes.
-#[derive(Clone, Debug, Default)]
-pub struct Arrived(Arc<ArrivedState>);
-
-#[derive(Debug, Default)]
-struct ArrivedState {
-    /// Bytes sent by the thread and not yet consumed by the reader.
-    bytes: AtomicU64,
-    /// The thread has sent its last chunk (or error): a read returns at once.
-    ended: AtomicBool,
-}
-
-impl Arrived {
-    /// Whether reading the stream on now returns at once, with bytes or its end, rather than
-    /// waiting for its producer.
-    pub fn ready(&self) -> bool {
-        self.0.bytes.load(Ordering::Acquire) > 0 || self.0.ended.load(Ordering::Acquire)
-    }
-}
-
-/// The sending side of [`on_thread`]'s channel: counts what it sends as arrived, and marks the
-/// stream ended when dropped (the thread is done).
-struct Feed {
-    tx: mpsc::SyncSender<io::Result<Vec<u8>>>,
-    arrived: Arrived,
-}
-
-impl Feed {
-    /// Send a chunk (or an error); false when the reader has hung up.
-    fn send(&self, chunk: io::Result<Vec<u8>>) -> bool {
-        let n = chunk.as_ref().map_or(0, |c| c.len() as u64);
-        // Counted before it is sent, so the count never falls below zero.
-        self.arrived.0.bytes.fetch_add(n, Ordering::Release);
-        self.tx.send(chunk).is_ok()
-    }
-}
-
-impl Drop for Feed {
-    fn drop(&mut self) {
-        self.arrived.0.ended.store(true, Ordering::Release);
-    }
+    Ok(Source::Buffered(Box::new(member)))
 }
 
 /// The data `produce` sends, read from a thread of its own (a decoder's work then runs beside
-/// the parsing of what it already decoded; a stream's reads wait there, not in the reader),
-/// and what has arrived of it.
+/// the parsing of what it already decoded; a stream's reads wait there, not in the reader).
 fn on_thread(
     name: &str,
     label: &str,
     produce: impl FnOnce(&Feed) + Send + 'static,
-) -> Result<(Source, Arrived), InputError> {
-    let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
-    let arrived = Arrived::default();
-    let feed = Feed {
-        tx,
-        arrived: arrived.clone(),
-    };
+) -> Result<StreamReader, InputError> {
+    let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(CHUNKS);
+    let (spare_tx, spare) = mpsc::sync_channel::<Vec<u8>>(CHUNKS + 2);
+    let feed = Feed { tx, spare };
     std::thread::Builder::new()
         .name(name.into())
         .spawn(move || produce(&feed))
@@ -311,13 +310,24 @@ fn on_thread(
             line: 0,
             cause: e,
         })?;
-    let reader = ChannelReader {
+    Ok(StreamReader {
         rx,
+        spare: spare_tx,
         chunk: Vec::new(),
         at: 0,
-        arrived: arrived.clone(),
-    };
-    Ok((Box::new(reader), arrived))
+        queued: VecDeque::new(),
+        closed: false,
+    })
+}
+
+/// Chunks sent ahead of the reader by [`on_thread`]'s thread.
+const CHUNKS: usize = 4;
+
+/// [`on_thread`]'s thread's side: the channel of chunks, and the chunks the reader is done
+/// with, to fill again (no allocation per chunk).
+struct Feed {
+    tx: mpsc::SyncSender<io::Result<Vec<u8>>>,
+    spare: mpsc::Receiver<Vec<u8>>,
 }
 
 /// The index of the one file of `archive` (folders and macOS metadata aside), or why there is
@@ -351,20 +361,25 @@ fn only_member(
 
 /// Send `data` chunk by chunk until it ends, fails, or the receiver hangs up.
 fn pump(data: &mut impl Read, feed: &Feed) {
+    let mut chunk = Vec::new();
     loop {
-        let mut chunk = vec![0u8; BUFFER];
+        if chunk.is_empty() {
+            chunk = feed.spare.try_recv().unwrap_or_default();
+        }
+        // Zeroes only what a chunk given back lacks (a new one: all of it).
+        chunk.resize(BUFFER, 0);
         match data.read(&mut chunk) {
             Ok(0) => return,
             Ok(n) => {
                 chunk.truncate(n);
                 // The reader hung up (the run stopped early): nothing more to do.
-                if !feed.send(Ok(chunk)) {
+                if feed.tx.send(Ok(std::mem::take(&mut chunk))).is_err() {
                     return;
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => {
-                feed.send(Err(e));
+                let _ = feed.tx.send(Err(e));
                 return;
             }
         }
@@ -372,36 +387,72 @@ fn pump(data: &mut impl Read, feed: &Feed) {
 }
 
 /// Reads the chunks a producer thread sends, straight from them (no copy into a buffer of its
-/// own); the channel closing is the end of the data.
-struct ChannelReader {
+/// own); the channel closing is the end of the data. What has arrived can be looked at
+/// without waiting ([`arrived`](Self::arrived)).
+pub struct StreamReader {
     rx: mpsc::Receiver<io::Result<Vec<u8>>>,
+    /// Chunks read, back to the thread to fill again.
+    spare: mpsc::SyncSender<Vec<u8>>,
     chunk: Vec<u8>,
     at: usize,
-    arrived: Arrived,
+    /// Chunks (or an error) received by [`arrived`](Self::arrived), not read yet.
+    queued: VecDeque<io::Result<Vec<u8>>>,
+    /// The channel has closed (the producer is done).
+    closed: bool,
 }
 
-impl BufRead for ChannelReader {
+impl StreamReader {
+    /// Take in what the producer has sent so far, without waiting (see
+    /// [`arrived`](Self::arrived)).
+    pub fn receive(&mut self) {
+        while !self.closed {
+            match self.rx.try_recv() {
+                Ok(chunk) => self.queued.push_back(chunk),
+                Err(mpsc::TryRecvError::Empty) => break,
+                Err(mpsc::TryRecvError::Disconnected) => self.closed = true,
+            }
+        }
+    }
+
+    /// The bytes taken in and not read yet, in order, chunk by chunk; and whether reading
+    /// past them returns at once (the stream's end, or an error, is there) rather than
+    /// waiting for the producer. Call [`receive`](Self::receive) first.
+    pub fn arrived(&self) -> (impl Iterator<Item = &[u8]>, bool) {
+        let then = self.closed || self.queued.iter().any(Result::is_err);
+        let queued = self.queued.iter().map_while(|c| c.as_deref().ok());
+        (std::iter::once(&self.chunk[self.at..]).chain(queued), then)
+    }
+}
+
+impl BufRead for StreamReader {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.at == self.chunk.len() {
-            match self.rx.recv() {
-                Ok(chunk) => {
-                    self.chunk = chunk?;
-                    self.at = 0;
-                }
-                Err(mpsc::RecvError) => break,
+            let next = match self.queued.pop_front() {
+                Some(next) => next,
+                None if self.closed => break,
+                None => match self.rx.recv() {
+                    Ok(next) => next,
+                    Err(mpsc::RecvError) => {
+                        self.closed = true;
+                        break;
+                    }
+                },
+            };
+            let done = std::mem::replace(&mut self.chunk, next?);
+            if done.capacity() > 0 {
+                let _ = self.spare.try_send(done);
             }
+            self.at = 0;
         }
         Ok(&self.chunk[self.at..])
     }
 
     fn consume(&mut self, n: usize) {
-        let n = n.min(self.chunk.len() - self.at);
-        self.at += n;
-        self.arrived.0.bytes.fetch_sub(n as u64, Ordering::Release);
+        self.at = (self.at + n).min(self.chunk.len());
     }
 }
 
-impl Read for ChannelReader {
+impl Read for StreamReader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let avail = self.fill_buf()?;
         let n = buf.len().min(avail.len());

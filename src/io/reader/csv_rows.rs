@@ -13,7 +13,9 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use super::fill_buf;
+use super::{arrival, fill_buf};
+use crate::io::line_ends::CsvLineEnds;
+use crate::io::source::Source;
 
 use csv_core::ReadRecordResult;
 
@@ -43,11 +45,6 @@ impl<R: Read> RowReader<R> {
             out: vec![0; 256],
             ends: vec![0; 16],
         }
-    }
-
-    /// Whether bytes read from the stream wait in the read buffer.
-    pub(super) fn has_buffered(&self) -> bool {
-        !self.src.buffer().is_empty()
     }
 
     /// The next record's fields into `row` (blank lines skipped); the line it starts on, or
@@ -187,6 +184,18 @@ impl<R: Read> RowReader<R> {
             start = end;
         }
         Ok(())
+    }
+}
+
+impl RowReader<CsvLineEnds<Source>> {
+    /// Whether the next record has arrived whole from a stream (in the read buffer, or sent
+    /// by the stream's thread), without waiting; `None` when the input is not a stream.
+    pub(super) fn next_arrived(&mut self) -> Option<bool> {
+        self.src.get_mut().get_mut().stream()?.receive();
+        let stream = self.src.get_ref().get_ref().stream_ref()?;
+        let (chunks, then) = stream.arrived();
+        let buffered = std::iter::once(self.src.buffer());
+        Some(arrival::holds_record(buffered.chain(chunks), arrival::csv_step()) || then)
     }
 }
 

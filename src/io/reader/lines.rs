@@ -1,6 +1,7 @@
 //! Line files: one puzzle per line, fields split on `,` `;` tab and space, `#` comments and
 //! blank lines skipped; the [`LineReader`] under every line-based format (lines, blocks).
 
+use super::arrival;
 use super::raw::RawBatch;
 use super::*;
 
@@ -88,6 +89,19 @@ impl LineReader {
         Ok(Some(taken.records))
     }
 
+    /// Whether the next record (its lines as `classify` tells them, see
+    /// [`arrival::holds_record`]) has arrived whole from a stream, without waiting; `None`
+    /// when the input is not a stream.
+    pub(super) fn next_arrived(
+        &mut self,
+        classify: impl FnMut(&[u8]) -> arrival::Step,
+    ) -> Option<bool> {
+        let stream = self.src.stream()?;
+        stream.receive();
+        let (chunks, then) = stream.arrived();
+        Some(arrival::holds_record(chunks, classify) || then)
+    }
+
     /// The next line without its line break and, on line 1, without a BOM.
     pub(super) fn next_line(&mut self, label: &str) -> Result<Option<Line<'_>>, InputError> {
         self.buf.clear();
@@ -112,8 +126,11 @@ impl LineReader {
             self.buf.extend_from_slice(&avail[..take.min(room)]);
             len += take as u64;
             if let Some(i) = end {
-                self.after_cr = avail[i] == b'\r';
-                self.src.consume(i + 1);
+                // A `\r\n` whole in the buffer is taken at once; a `\r` at its end leaves the
+                // `\n` that may follow to the next read.
+                let crlf = avail[i] == b'\r' && avail.get(i + 1) == Some(&b'\n');
+                self.after_cr = avail[i] == b'\r' && !crlf;
+                self.src.consume(i + 1 + usize::from(crlf));
                 break;
             }
             self.src.consume(take);

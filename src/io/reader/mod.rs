@@ -13,8 +13,9 @@ use std::sync::Arc;
 use crate::error::{InputError, RecordError};
 use crate::grid::{block_row, cell_value, is_block_separator, Grid, CELLS};
 use crate::io::line_ends::CsvLineEnds;
-use crate::io::source::{decode, open_source, Arrived, Compression, Counting, Source, BUFFER};
+use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFFER};
 
+mod arrival;
 mod block;
 mod board;
 mod csv;
@@ -213,9 +214,6 @@ pub struct RecordReader {
     listed_solutions: bool,
     /// Records returned so far.
     records: u64,
-    /// What has arrived of a stream's bytes (`None` for a file): a batch ends early rather
-    /// than wait for more (see [`read_raw_batch`](Self::read_raw_batch)).
-    arrived: Option<Arrived>,
     /// The input has ended (or failed).
     ended: bool,
 }
@@ -238,20 +236,20 @@ impl RecordReader {
         if let Some((k, n)) = options.shard {
             return open_shard(input, k, n, bytes, options);
         }
-        let (src, arrived) = open_source(input, bytes.clone())?;
-        let mut reader = RecordReader::with_source(src, input.label(), bytes, options)?;
-        reader.arrived = arrived;
-        Ok(reader)
+        let src = open_source(input, bytes.clone())?;
+        RecordReader::with_source(src, input.label(), bytes, options)
     }
 
     /// Read records from any buffered byte stream (`label` names it in messages), decompressed
-    /// like stdin when its first bytes say it is compressed.
+    /// like stdin when its first bytes say it is compressed. Its batches are always full
+    /// (reads from it may wait): only inputs opened with [`open`](Self::open) are known to
+    /// be streams.
     pub fn from_reader(
         src: Box<dyn BufRead + Send>,
         label: &str,
         options: &ReaderOptions,
     ) -> Result<RecordReader, InputError> {
-        let (src, _) = decode(src, label, None)?;
+        let src = decode(Source::Buffered(src), label)?;
         RecordReader::with_source(src, label.to_string(), Arc::new(AtomicU64::new(0)), options)
     }
 
@@ -300,7 +298,6 @@ impl RecordReader {
             keep_text: options.keep_text,
             listed_solutions: !options.skip_solutions,
             records: 0,
-            arrived: None,
             ended: false,
         })
     }
@@ -406,9 +403,9 @@ impl RecordReader {
     /// it a little past `max`), unparsed where the format allows (see [`RawBatch`]); returns
     /// how many were added (0 at the end, and only there: see [`ended`](Self::ended)).
     ///
-    /// From a stream, fewer too when the records read are all that has arrived: the batch
-    /// then ends rather than wait for the producer, so that they are worked on at once. It
-    /// waits only for a first record (and for the rest of a line or row it has begun).
+    /// From a stream, fewer too when the next record has not arrived whole: the batch then
+    /// ends rather than wait for the producer, so that the records in it are worked on at
+    /// once. Only a batch's first record is waited for.
     pub fn read_raw_batch(&mut self, out: &mut RawBatch, max: usize) -> Result<usize, InputError> {
         out.set_options(self.parse_options());
         let start = out.len();
@@ -455,18 +452,16 @@ impl RecordReader {
         self.ended
     }
 
-    /// Whether reading the next record would wait for a stream's producer: nothing of it is
-    /// in the read buffers (those of a CSV's rows included), nor has more arrived. Never for
-    /// a file.
-    fn would_wait(&self) -> bool {
-        let Some(arrived) = &self.arrived else {
-            return false;
+    /// Whether reading the next record would wait for a stream's producer: it has not
+    /// arrived whole (see [`arrival`]). Never for a file.
+    fn would_wait(&mut self) -> bool {
+        let arrived = match &mut self.kind {
+            Kind::Lines(r) => r.next_arrived(arrival::line_step),
+            Kind::Block(r) => r.next_arrived(arrival::block_step()),
+            Kind::Csv(r) => r.rows.next_arrived(),
+            Kind::Board(_) => None,
         };
-        !arrived.ready()
-            && match &self.kind {
-                Kind::Csv(r) => !r.rows.has_buffered(),
-                _ => true,
-            }
+        arrived == Some(false) || self.solutions.as_mut().is_some_and(|s| s.would_wait())
     }
 
     /// How the records' text is parsed.

@@ -114,7 +114,7 @@ pub(super) fn open_shard(
         ..options.clone()
     };
     let mut reader = RecordReader::with_source(
-        Box::new(BufReader::with_capacity(BUFFER, src)),
+        Source::buffered(BufReader::with_capacity(BUFFER, src)),
         label,
         bytes,
         &options,
