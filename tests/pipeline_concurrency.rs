@@ -265,16 +265,49 @@ enum Style {
     CsvText,
     /// 9-row blocks, each followed by a blank line.
     Blocks,
+    /// A CSV whose rows hold a quoted field with a quote, a delimiter and a line break (two
+    /// lines each), read raw; the first burst ends inside a row whose two quotes leave a
+    /// quoted field open (`x"y,"z`): the rows before it are written before it ends.
+    CsvQuoted,
 }
 
 impl Style {
     /// The text of `n` records, the first on line `line` (moved on past them); their lines
     /// go to `lines`.
-    fn burst(self, n: usize, line: &mut u64, lines: &mut Vec<u64>) -> String {
+    /// `open`: where a row split between bursts starts (set by the first burst, closed by
+    /// the next, which counts it among its `n`).
+    fn burst(
+        self,
+        n: usize,
+        line: &mut u64,
+        lines: &mut Vec<u64>,
+        open: &mut Option<u64>,
+    ) -> String {
         let mut text = String::new();
-        if *line == 1 && matches!(self, Style::CsvText) {
+        if *line == 1 && matches!(self, Style::CsvText | Style::CsvQuoted) {
             text.push_str("id,puzzle\n");
             *line += 1;
+        }
+        if let Style::CsvQuoted = self {
+            let first = lines.is_empty();
+            let mut n = n;
+            if let Some(start) = open.take() {
+                lines.push(start);
+                text.push_str("z\"\n");
+                *line += 1;
+                n -= 1;
+            }
+            for _ in 0..n {
+                lines.push(*line);
+                text.push_str(&format!("\"q\"\",x\ny\",{PUZZLE}\n"));
+                *line += 2;
+            }
+            if first {
+                *open = Some(*line);
+                text.push_str("x\"y,\"z\n");
+                *line += 1;
+            }
+            return text;
         }
         for _ in 0..n {
             lines.push(*line);
@@ -282,6 +315,7 @@ impl Style {
                 Style::Lf | Style::Trailing => text.push_str(&format!("{PUZZLE}\n")),
                 Style::Crlf => text.push_str(&format!("{PUZZLE}\r\n")),
                 Style::CsvText => text.push_str(&format!("{line},{PUZZLE}\n")),
+                Style::CsvQuoted => unreachable!("written above"),
                 Style::Blocks => {
                     for row in PUZZLE.as_bytes().chunks(9) {
                         text.push_str(std::str::from_utf8(row).unwrap());
@@ -333,6 +367,7 @@ fn a_paused_stream_has_its_records_written_at_once() {
         Style::Trailing,
         Style::CsvText,
         Style::Blocks,
+        Style::CsvQuoted,
     ];
     for style in styles {
         for threads in [1, 2, 3] {
@@ -365,12 +400,16 @@ fn a_paused_stream_has_its_records_written_at_once() {
                 .map_err(|e| e.to_string())
             });
             let mut f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
-            let (mut line, mut lines) = (1, Vec::new());
+            let (mut line, mut lines, mut open) = (1, Vec::new(), None);
             // Two bursts, each written while the stream stays open: each must be written
             // before the next arrives.
             for burst in [5, 3] {
-                f.write_all(style.burst(burst, &mut line, &mut lines).as_bytes())
-                    .unwrap();
+                f.write_all(
+                    style
+                        .burst(burst, &mut line, &mut lines, &mut open)
+                        .as_bytes(),
+                )
+                .unwrap();
                 f.flush().unwrap();
                 // A watchdog against waiting for the stream, not a speed limit.
                 let deadline = std::time::Instant::now() + Duration::from_secs(30);

@@ -16,9 +16,10 @@
 
 use std::io::{self, Read};
 
-/// Where the scanner is in the CSV grammar (quote character `"`, doubled to escape).
+/// Where the scanner is in the CSV grammar (quote character `"`, doubled to escape), as
+/// csv-core reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Quoting {
+pub(crate) enum Quoting {
     /// At the start of a field: a `"` here opens a quoted field.
     FieldStart,
     /// In an unquoted field: a `"` here is an ordinary byte.
@@ -27,6 +28,19 @@ enum Quoting {
     Quoted,
     /// Just after a `"` inside a quoted field: closed, unless another `"` follows.
     QuoteInQuoted,
+}
+
+impl Quoting {
+    /// The state after `byte` (not a line break) in a row split at `delimiter`.
+    pub(crate) fn after(self, byte: u8, delimiter: u8) -> Quoting {
+        match (self, byte) {
+            (Quoting::Quoted, b'"') => Quoting::QuoteInQuoted,
+            (Quoting::Quoted, _) => Quoting::Quoted,
+            (Quoting::FieldStart | Quoting::QuoteInQuoted, b'"') => Quoting::Quoted,
+            (_, b) if b == delimiter => Quoting::FieldStart,
+            _ => Quoting::Unquoted,
+        }
+    }
 }
 
 /// A reader that rewrites line breaks outside quoted fields to `\n` (see the module doc).

@@ -40,7 +40,7 @@ pub const BUFFER: usize = 1 << 16;
 /// A buffered stream of the input's (decompressed) bytes.
 pub enum Source {
     /// A regular file, or what a thread decodes from one, or any reader a caller gives:
-    /// batches are always full.
+    /// batches read from it are full.
     Buffered(Box<dyn BufRead + Send>),
     /// A stream read on a thread of its own: what has arrived can be looked at without
     /// waiting for the producer.
@@ -405,7 +405,9 @@ impl StreamReader {
     /// Take in what the producer has sent so far, without waiting (see
     /// [`arrived`](Self::arrived)).
     pub fn receive(&mut self) {
-        while !self.closed {
+        // Bounded like the channel, or a fast producer would never wait and memory would
+        // grow with the input (what is not taken in only makes a batch end early).
+        while !self.closed && self.queued.len() < CHUNKS {
             match self.rx.try_recv() {
                 Ok(chunk) => self.queued.push_back(chunk),
                 Err(mpsc::TryRecvError::Empty) => break,

@@ -5,11 +5,13 @@
 //!
 //! The judgement may say "not arrived" for a record that has (the batch then ends one record
 //! early: harmless), never "arrived" for one that has not (the reader would then wait with
-//! records in hand): a line whose kind is in doubt counts as one that is skipped.
+//! records in hand): a line whose kind is in doubt counts as one that is skipped, and CSV
+//! quotes are followed as csv-core reads them ([`Quoting`]).
 
 use super::lines::is_blank_or_comment;
 use super::MAX_LINE;
 use crate::grid::{block_row, is_block_separator};
+use crate::io::line_ends::Quoting;
 
 /// What one whole line does to the next record.
 pub(super) enum Step {
@@ -80,10 +82,12 @@ pub(super) fn block_step() -> impl FnMut(&[u8]) -> Step {
     }
 }
 
-/// A CSV row: its first line that is not blank, and the lines after it while a quoted field
-/// is open (an odd number of quotes so far).
-pub(super) fn csv_step() -> impl FnMut(&[u8]) -> Step {
-    let (mut started, mut open) = (false, false);
+/// A CSV row split at `delimiter`: its first line that is not blank, and the lines after it
+/// while a quoted field is open (as csv-core reads quotes: only a `"` at the start of a field
+/// opens one; a doubled `"` inside it is a quote).
+pub(super) fn csv_step(delimiter: u8) -> impl FnMut(&[u8]) -> Step {
+    let mut started = false;
+    let mut state = Quoting::FieldStart;
     move |line| {
         if !started {
             if line.iter().all(u8::is_ascii_whitespace) {
@@ -91,8 +95,22 @@ pub(super) fn csv_step() -> impl FnMut(&[u8]) -> Step {
             }
             started = true;
         }
-        open ^= memchr::memchr_iter(b'"', line).count() % 2 == 1;
-        if open {
+        let mut i = 0;
+        while i < line.len() {
+            // Only the bytes that can change the state are looked at one by one.
+            let skip = match state {
+                Quoting::Unquoted => memchr::memchr(delimiter, &line[i..]),
+                Quoting::Quoted => memchr::memchr(b'"', &line[i..]),
+                Quoting::FieldStart | Quoting::QuoteInQuoted => Some(0),
+            };
+            let Some(skip) = skip else {
+                break;
+            };
+            state = state.after(line[i + skip], delimiter);
+            i += skip + 1;
+        }
+        // A line break outside quotes ends the row.
+        if state == Quoting::Quoted {
             Step::Part
         } else {
             Step::Done
@@ -137,10 +155,20 @@ mod tests {
 
     #[test]
     fn a_csv_row_ends_outside_quotes() {
-        assert!(holds(&["a,b\n"], csv_step()));
-        assert!(!holds(&["\n", "  \n"], csv_step()));
-        assert!(!holds(&["\"a\nb", "\n"], csv_step()));
-        assert!(holds(&["\"a\nb\",c\n"], csv_step()));
-        assert!(holds(&["\"a\"\"b\",c\r\n"], csv_step()));
+        let row = || csv_step(b',');
+        assert!(holds(&["a,b\n"], row()));
+        assert!(!holds(&["\n", "  \n"], row()));
+        assert!(!holds(&["\"a\nb", "\n"], row()));
+        assert!(holds(&["\"a\nb\",c\n"], row()));
+        assert!(holds(&["\"a\"\"b\",c\r\n"], row()));
+        // A quote inside an unquoted field is a byte; one at a field's start opens a quoted
+        // field (two quotes in the line, and still open).
+        assert!(holds(&["x\"y,z\n"], row()));
+        assert!(!holds(&["x\"y,\"z\n"], row()));
+        assert!(!holds(&["\"a\"x\"y,\"b\n"], row()));
+        assert!(holds(&["x\"y,\"z\n", "z\"\n"], row()));
+        // The delimiter decides where fields start.
+        assert!(!holds(&["a;\"b\n"], csv_step(b';')));
+        assert!(holds(&["a;\"b\n"], row()));
     }
 }

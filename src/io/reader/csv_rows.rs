@@ -195,7 +195,10 @@ impl RowReader<CsvLineEnds<Source>> {
         let stream = self.src.get_ref().get_ref().stream_ref()?;
         let (chunks, then) = stream.arrived();
         let buffered = std::iter::once(self.src.buffer());
-        Some(arrival::holds_record(buffered.chain(chunks), arrival::csv_step()) || then)
+        Some(
+            arrival::holds_record(buffered.chain(chunks), arrival::csv_step(self.delimiter))
+                || then,
+        )
     }
 }
 

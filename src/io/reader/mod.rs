@@ -453,7 +453,8 @@ impl RecordReader {
     }
 
     /// Whether reading the next record would wait for a stream's producer: it has not
-    /// arrived whole (see [`arrival`]). Never for a file.
+    /// arrived whole (see [`arrival`]), or its solution (`verify --solutions` from a
+    /// stream) has not. Never for files.
     fn would_wait(&mut self) -> bool {
         let arrived = match &mut self.kind {
             Kind::Lines(r) => r.next_arrived(arrival::line_step),
