@@ -317,6 +317,8 @@ fn on_thread(
         at: 0,
         queued: VecDeque::new(),
         closed: false,
+        #[cfg(test)]
+        on_wait: None,
     })
 }
 
@@ -399,9 +401,30 @@ pub struct StreamReader {
     queued: VecDeque<io::Result<Vec<u8>>>,
     /// The channel has closed (the producer is done).
     closed: bool,
+    /// Tests: told when a read is about to wait for the producer.
+    #[cfg(test)]
+    on_wait: Option<Box<dyn Fn() + Send>>,
 }
 
 impl StreamReader {
+    /// A reader of the chunks sent on `rx` (tests: the sender stands for the producer);
+    /// `on_wait` is called whenever a read is about to wait for it.
+    #[cfg(test)]
+    pub(crate) fn from_channel(
+        rx: mpsc::Receiver<io::Result<Vec<u8>>>,
+        on_wait: Box<dyn Fn() + Send>,
+    ) -> StreamReader {
+        StreamReader {
+            rx,
+            spare: mpsc::sync_channel(1).0,
+            chunk: Vec::new(),
+            at: 0,
+            queued: VecDeque::new(),
+            closed: false,
+            on_wait: Some(on_wait),
+        }
+    }
+
     /// Take in what the producer has sent so far, without waiting (see
     /// [`arrived`](Self::arrived)).
     pub fn receive(&mut self) {
@@ -432,11 +455,24 @@ impl BufRead for StreamReader {
             let next = match self.queued.pop_front() {
                 Some(next) => next,
                 None if self.closed => break,
-                None => match self.rx.recv() {
+                None => match self.rx.try_recv() {
                     Ok(next) => next,
-                    Err(mpsc::RecvError) => {
+                    Err(mpsc::TryRecvError::Disconnected) => {
                         self.closed = true;
                         break;
+                    }
+                    Err(mpsc::TryRecvError::Empty) => {
+                        #[cfg(test)]
+                        if let Some(on_wait) = &self.on_wait {
+                            on_wait();
+                        }
+                        match self.rx.recv() {
+                            Ok(next) => next,
+                            Err(mpsc::RecvError) => {
+                                self.closed = true;
+                                break;
+                            }
+                        }
                     }
                 },
             };

@@ -230,6 +230,13 @@
 //!   eighth session tried (nodes only), all worse than today on 1106 or 11+: ties on more
 //!   cells instead of fewer, the band's configurations net of its open digits, their average
 //!   per open digit, configurations plus 1-4 per open digit, fixed digits' cells.
+//! - lost (tenth session, 2026-12-01, Zen 4): the ninth session's small lead, dropping the
+//!   `st.cand[d * 3 + band] &= !bit` after each digit a cell branch has tried (the next
+//!   copy's `assign`, and the last one's in `st`, clear the cell from every digit anyway, so
+//!   nodes and output are unchanged; the hope was to spare a narrow store right before the
+//!   next 228-byte copy): `bench --threads 1`, 15 alternating 0.5 s runs (spreads ±15%),
+//!   shuffled `--seed 7` 1106 L2 0.996, 11+ L2 0.989, serg L1 1.031, top1465 L2 1.019; 1106
+//!   as given L1 0.999. Nothing measurable; not kept.
 //! - lost (eighth session, 2026-12-01, Zen 4): *stack* configurations beside the band ones
 //!   (tdoku chooses among both orientations): each stack's 9 mini-columns per digit (band ×
 //!   column of the stack, read through `MINI_ROWS` with band as row) counted like the

@@ -121,6 +121,165 @@ pub(super) fn csv_step(delimiter: u8) -> impl FnMut(&[u8]) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::reader::{InputFormat, RawBatch, ReaderOptions, RecordReader};
+    use crate::io::source::{Source, StreamReader};
+    use std::sync::atomic::AtomicU64;
+    use std::sync::{mpsc, Arc};
+    use std::time::Duration;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+        fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+            from[self.below(from.len())]
+        }
+    }
+
+    /// A text of `format`: its head (a CSV header) and records, each with the lines skipped
+    /// before it, line ends of every kind.
+    fn text(format: InputFormat, rng: &mut Rng) -> (String, usize) {
+        let ends = ["\n", "\r\n", "\n", "\r"];
+        let mut text = String::new();
+        if format == InputFormat::Csv {
+            text.push_str("id,puzzle");
+            // A lone `\r` is a line end csv-core knows too.
+            text.push_str(rng.pick(&ends));
+        }
+        let head = text.len();
+        for _ in 0..4 {
+            for _ in 0..rng.below(3) {
+                let skip = match format {
+                    InputFormat::Csv => rng.pick(&["", "  "]),
+                    InputFormat::Block => rng.pick(&["", "# c", "------+-------+------"]),
+                    _ => rng.pick(&["", "  ", "# c", "\t# c"]),
+                };
+                text.push_str(skip);
+                text.push_str(rng.pick(&ends));
+            }
+            match format {
+                InputFormat::Csv => {
+                    let id = rng.pick(&["7", "\"a,\nb\"\"c\"", "x\"y", "\"\"", "\"q\r\nq\""]);
+                    let puzzle = rng.pick(&["P", "\"P\"", "\"PU\nZ\"", "\"P\",z"]);
+                    text.push_str(id);
+                    text.push(',');
+                    text.push_str(&puzzle.replace('P', PUZZLE));
+                    text.push_str(rng.pick(&ends));
+                }
+                InputFormat::Block => {
+                    for row in PUZZLE.as_bytes().chunks(9) {
+                        text.push_str(std::str::from_utf8(row).unwrap());
+                        text.push_str(rng.pick(&ends));
+                        if rng.below(4) == 0 {
+                            text.push_str(rng.pick(&["", "# c", "------+-------+------"]));
+                            text.push_str(rng.pick(&ends));
+                        }
+                    }
+                }
+                _ => {
+                    text.push_str(rng.pick(&[PUZZLE, "bad", "4.1 extra field"]));
+                    text.push_str(rng.pick(&ends));
+                }
+            }
+        }
+        (text, head)
+    }
+
+    /// What the reading thread of [`a_batch_never_waits_with_a_record_in_hand`] tells.
+    enum Event {
+        /// A read is about to wait for the producer.
+        Waits,
+        /// The batch was read: its records.
+        Read(usize),
+    }
+
+    /// The invariant the module promises, against the real readers: for every prefix of a
+    /// text that has arrived from a stream that stays open (in 1 to 3 chunks), a read of a
+    /// batch waits for the producer only when no record has arrived whole; with one, it
+    /// returns it (and maybe more) without waiting.
+    #[test]
+    fn a_batch_never_waits_with_a_record_in_hand() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for format in [InputFormat::Lines, InputFormat::Csv, InputFormat::Block] {
+            for _ in 0..5 {
+                let (text, head) = text(format, &mut rng);
+                for end in head + 1..=text.len() {
+                    let arrived = text.as_bytes()[..end].to_vec();
+                    let (tx, rx) = mpsc::channel();
+                    let mut at = 0;
+                    for _ in 0..rng.below(3) {
+                        let cut = at + rng.below(end - at + 1);
+                        tx.send(Ok(arrived[at..cut].to_vec())).unwrap();
+                        at = cut;
+                    }
+                    tx.send(Ok(arrived[at..].to_vec())).unwrap();
+                    let (events, told) = mpsc::channel();
+                    let waits = events.clone();
+                    let on_wait = Box::new(move || {
+                        let _ = waits.send(Event::Waits);
+                    });
+                    std::thread::spawn(move || {
+                        let options = ReaderOptions {
+                            format,
+                            ..ReaderOptions::default()
+                        };
+                        let stream = StreamReader::from_channel(rx, on_wait);
+                        let src = Source::Stream(Box::new(stream));
+                        let bytes = Arc::new(AtomicU64::new(0));
+                        let mut reader =
+                            RecordReader::with_source(src, "t".into(), bytes, &options).unwrap();
+                        let mut batch = RawBatch::default();
+                        let n = reader.read_raw_batch(&mut batch, 1 << 20).unwrap();
+                        let _ = events.send(Event::Read(n));
+                    });
+                    let whole = whole_records(format, &text[..end]);
+                    let shown = &text[..end];
+                    // A watchdog against a bug that never returns, not a speed limit.
+                    match told.recv_timeout(Duration::from_secs(60)).unwrap() {
+                        Event::Waits => {
+                            assert_eq!(whole, 0, "{format:?}: waited with records in {shown:?}");
+                            // The producer ends the stream: the read returns.
+                            drop(tx);
+                            assert!(told.recv_timeout(Duration::from_secs(60)).is_ok());
+                        }
+                        Event::Read(n) => {
+                            assert!(n >= 1 && whole >= 1, "{format:?}: {n} read, {shown:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The records that `prefix` holds whole (read from a closed stream, a record is whole
+    /// when the same record comes out of the prefix and of the prefix with more text after
+    /// it: a cut record reads differently or not at all).
+    fn whole_records(format: InputFormat, prefix: &str) -> usize {
+        let read = |text: String| -> Vec<String> {
+            // The records' text too: two cut records may fail the same way.
+            let options = ReaderOptions {
+                format,
+                keep_text: true,
+                ..ReaderOptions::default()
+            };
+            let src = Box::new(std::io::Cursor::new(text.into_bytes()));
+            RecordReader::from_reader(src, "t", &options)
+                .unwrap()
+                .map(|r| format!("{:?}", r.unwrap()))
+                .collect()
+        };
+        let alone = read(prefix.to_string());
+        let more = read(format!("{prefix}{PUZZLE}\n\"\n"));
+        alone.iter().zip(&more).take_while(|(a, b)| a == b).count()
+    }
 
     fn holds(chunks: &[&str], classify: impl FnMut(&[u8]) -> Step) -> bool {
         holds_record(chunks.iter().map(|c| c.as_bytes()), classify)
