@@ -105,24 +105,14 @@ impl<R: Read> CsvLineEnds<R> {
                 continue;
             }
             let byte = buf[read];
-            buf[write] = match (self.state, byte) {
-                (Quoting::Quoted, _) => {
-                    self.state = Quoting::QuoteInQuoted;
-                    byte
-                }
-                (Quoting::FieldStart, b'"') | (Quoting::QuoteInQuoted, b'"') => {
-                    self.state = Quoting::Quoted;
-                    byte
-                }
-                (_, b'"') => {
-                    self.state = Quoting::Unquoted;
-                    byte
-                }
-                _ => {
-                    self.state = Quoting::FieldStart;
-                    self.after_cr = true;
-                    b'\n'
-                }
+            // A quote (the only stop inside quotes), or a `\r` outside them.
+            buf[write] = if byte == b'"' {
+                self.state = self.state.after(byte, self.delimiter);
+                byte
+            } else {
+                self.state = Quoting::FieldStart;
+                self.after_cr = true;
+                b'\n'
             };
             write += 1;
             read += 1;
