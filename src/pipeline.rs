@@ -29,7 +29,8 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::error::InputError;
-use crate::io::reader::{RawBatch, RawItem, Record, RecordReader};
+use crate::grid::Grid;
+use crate::io::reader::{Parsed, RawBatch, RawItem, Record, RecordReader};
 
 /// Byte buffers the writer keeps for the workers: as many as can be in flight at once (the
 /// reader's and writer's queues and the batches worked on), so none is made twice.
@@ -66,6 +67,26 @@ pub trait Sink<T> {
     /// (only runs given a `Render` call it; the default refuses).
     fn write_rendered(&mut self, _bytes: &[u8]) -> io::Result<()> {
         Err(io::Error::other("this output takes no rendered results"))
+    }
+}
+
+/// The workers' work on each record. Any `Fn(Record) -> T` is one; a work that takes a bare
+/// puzzle too ([`Work::puzzle`]) spares the common records, a puzzle alone on its line, the
+/// making, moving and dropping of a [`Record`] (a few percent of an easy puzzle's time).
+pub trait Work<T>: Sync {
+    /// The result of `record`.
+    fn record(&self, record: Record) -> T;
+    /// The result of [`Record::plain(line, puzzle)`](Record::plain), which it must equal.
+    #[inline]
+    fn puzzle(&self, line: u64, puzzle: Grid) -> T {
+        self.record(Record::plain(line, puzzle))
+    }
+}
+
+impl<T, F: Fn(Record) -> T + Sync> Work<T> for F {
+    #[inline]
+    fn record(&self, record: Record) -> T {
+        self(record)
     }
 }
 
@@ -190,7 +211,7 @@ pub fn worker_pool(
 /// An input that ends within its first batch is handled on the calling thread (no reader or
 /// writer thread to start: small files finish sooner); others go through the threaded
 /// pipeline (a stream's first batch may be short: it ends with what had arrived).
-pub fn run_stages<T: Send, W: Fn(Record) -> T + Sync>(
+pub fn run_stages<T: Send, W: Work<T>>(
     reader: RecordReader,
     threads: usize,
     batch: usize,
@@ -222,7 +243,7 @@ pub struct OnWorkers<'a, T, F> {
 /// them (`on.fold`): the results it folds skip the collect step, and the run returns the
 /// workers' parts.
 #[allow(clippy::too_many_arguments)]
-pub fn run_rendered<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>>(
+pub fn run_rendered<T: Send, W: Work<T>, F: Fold<T>>(
     reader: RecordReader,
     threads: usize,
     batch: usize,
@@ -246,7 +267,7 @@ pub fn run_rendered<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>>(
     Ok(Ran { records, parts })
 }
 
-impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
+impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
     /// The run: a small input on this thread, a larger one through the threaded pipeline.
     fn run(
         &self,
@@ -400,7 +421,7 @@ type Place<'b, T> = (
     Span,
 );
 
-impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
+impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
     /// Parse and work on one batch, in parallel when there is a pool; results keep the input
     /// order.
     fn work_batch(&self, batch: RawBatch) -> Worked<T> {
@@ -409,7 +430,7 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
         }
         let mut done = Vec::with_capacity(batch.len());
         let (bytes, items) = batch.into_parts();
-        let work = |item| (self.work)(bytes.parse(item));
+        let work = |item| self.work.record(bytes.parse(item));
         match &self.pool {
             Some(pool) => pool.install(|| {
                 items
@@ -466,7 +487,10 @@ impl<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>> Stages<'_, T, W, F> {
             let (slots, region, marks, span) = place;
             let (mut filled, mut kept, mut at) = (0, 0, 0);
             bytes.each(item, |r| {
-                let result = (self.work)(r);
+                let result = match r {
+                    Parsed::Puzzle { line, puzzle } => self.work.puzzle(line, puzzle),
+                    Parsed::Record(r) => self.work.record(r),
+                };
                 let byte = at;
                 if let Some(render) = self.render {
                     at += render.render(&result, &mut region[at..]);

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
 use sudoku_batch::pipeline::{self, NoProgress, OnWorkers, BATCH};
-use sudoku_batch::solve::{self, FoldFine, LineRender, ResultWriter};
+use sudoku_batch::solve::{self, FoldFine, LineRender, ResultWriter, SolveWork};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -70,7 +70,11 @@ fn allocations(input: &Input) -> (u64, u64) {
         reader,
         2,
         BATCH,
-        &|r| solve::solve_record(r, Algorithm::Fast, &limits, false),
+        &SolveWork {
+            algorithm: Algorithm::Fast,
+            limits,
+            keep: false,
+        },
         OnWorkers {
             render: Some(&LineRender),
             fold: Some(&FoldFine {

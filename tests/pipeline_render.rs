@@ -7,10 +7,13 @@
 
 use std::io::Write;
 
-use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
-use sudoku_batch::pipeline::{self, Halt, NoProgress, OnWorkers, PipelineError};
+use sudoku_batch::grid::Grid;
+use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, Record, RecordReader};
+use sudoku_batch::pipeline::{self, Halt, NoProgress, OnWorkers, PipelineError, Work};
 use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
-use sudoku_batch::solve::{self, FoldFine, LineRender, RecordStatus, ResultWriter, SolvedRecord};
+use sudoku_batch::solve::{
+    self, FoldFine, LineRender, RecordStatus, ResultWriter, SolveWork, SolvedRecord,
+};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -66,6 +69,25 @@ struct Run {
     summary: serde_json::Value,
 }
 
+/// The plain runs make a `Record` of every record; the others hand the common ones on bare
+/// (`SolveWork::puzzle`), as `solve` does.
+struct Solving<'a> {
+    bare: bool,
+    work: SolveWork<'a>,
+}
+
+impl Work<SolvedRecord> for Solving<'_> {
+    fn record(&self, record: Record) -> SolvedRecord {
+        self.work.record(record)
+    }
+    fn puzzle(&self, line: u64, puzzle: Grid) -> SolvedRecord {
+        match self.bare {
+            true => self.work.puzzle(line, puzzle),
+            false => self.work.record(Record::plain(line, puzzle)),
+        }
+    }
+}
+
 /// One run; `halt_line`: the collect step stops at the record on that line, as `--strict`
 /// does at a bad one.
 fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Option<u64>) -> Run {
@@ -86,7 +108,6 @@ fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Optio
         difficulty.add("in", r);
         Ok(())
     };
-    let work = |r| solve::solve_record(r, Algorithm::Fast, &limits, false);
     let fold = FoldFine {
         file: "in",
         limit: 1,
@@ -94,6 +115,14 @@ fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Optio
     let on = OnWorkers {
         render: (mode != Mode::Plain).then_some(&LineRender as &dyn pipeline::Render<SolvedRecord>),
         fold: (mode == Mode::Folded).then_some(&fold),
+    };
+    let work = Solving {
+        bare: mode != Mode::Plain,
+        work: SolveWork {
+            algorithm: Algorithm::Fast,
+            limits,
+            keep: false,
+        },
     };
     let result = pipeline::run_rendered(
         reader,

@@ -18,9 +18,9 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
-use sudoku_batch::io::{Input, ReaderOptions, Record, RecordReader};
+use sudoku_batch::io::{Input, ReaderOptions, RecordReader};
 use sudoku_batch::pipeline::{
-    self, Fold, Halt, NoFold, OnWorkers, PipelineError, Ran, Sink, BATCH,
+    self, Fold, Halt, NoFold, OnWorkers, PipelineError, Ran, Sink, Work, BATCH,
 };
 
 use crate::cli::{self, InputArgs, ReportArgs, RunArgs};
@@ -115,7 +115,7 @@ impl Job {
 
     /// One input through the pipeline (see [`pipeline::run_stages`]); an input without records
     /// is worth a warning. Returns the records collected.
-    pub fn stage<T: Send, W: Fn(Record) -> T + Sync>(
+    pub fn stage<T: Send, W: Work<T>>(
         &self,
         reader: RecordReader,
         work: &W,
@@ -134,7 +134,7 @@ impl Job {
 
     /// [`Job::stage`], with the workers formatting and counting the results (`on`, see
     /// [`pipeline::run_rendered`]); returns the records and the workers' counts.
-    pub fn stage_rendered<T: Send, W: Fn(Record) -> T + Sync, F: Fold<T>>(
+    pub fn stage_rendered<T: Send, W: Work<T>, F: Fold<T>>(
         &self,
         reader: RecordReader,
         work: &W,

@@ -6,8 +6,9 @@ pub mod writer;
 
 use serde::Serialize;
 
+use crate::grid::Grid;
 use crate::io::reader::Record;
-use crate::pipeline::Fold;
+use crate::pipeline::{Fold, Work};
 use crate::solver::{Algorithm, Limits, Outcome, Status};
 use crate::stats::RunStats;
 use summary::Difficulty;
@@ -130,6 +131,36 @@ pub fn solve_record(
     }
 }
 
+/// Solving as the pipeline's [`Work`]: [`solve_record`] on each record, and on a bare puzzle
+/// (the common record) the same without making the record.
+pub struct SolveWork<'a> {
+    /// The solver.
+    pub algorithm: Algorithm,
+    /// Its limits.
+    pub limits: Limits<'a>,
+    /// Keep each input record with its result (see [`solve_record`]).
+    pub keep: bool,
+}
+
+impl Work<SolvedRecord> for SolveWork<'_> {
+    #[inline]
+    fn record(&self, record: Record) -> SolvedRecord {
+        solve_record(record, self.algorithm, &self.limits, self.keep)
+    }
+
+    #[inline]
+    fn puzzle(&self, line: u64, puzzle: Grid) -> SolvedRecord {
+        if self.keep {
+            return self.record(Record::plain(line, puzzle));
+        }
+        SolvedRecord {
+            line,
+            outcome: Some(self.algorithm.solve(&puzzle, &self.limits)),
+            input: None,
+        }
+    }
+}
+
 /// Counts fine records on the workers ([`Fold`]), so that only the others reach the collect
 /// step: fine records need no message and cannot stop a `--strict` run.
 pub struct FoldFine<'a> {
@@ -166,5 +197,72 @@ pub fn tally(stats: &mut RunStats, r: &SolvedRecord) {
     match &r.outcome {
         Some(o) => stats.add_outcome(o),
         None => stats.add_malformed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Of equally hard puzzles counted in any order, the one on the earliest line is the
+    /// hardest (a worker counts the records it took in its own order; the summary once named
+    /// another puzzle from run to run).
+    #[test]
+    fn the_hardest_is_the_first_of_equals_whatever_the_order() {
+        let hard = Grid::from_line(
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        )
+        .unwrap();
+        let at = |line| SolvedRecord {
+            line,
+            outcome: Some(crate::solver::solve_with_limit(&hard, 1)),
+            input: None,
+        };
+        for order in [[5, 9, 3], [9, 3, 5], [3, 5, 9]] {
+            let mut d = Difficulty::default();
+            for line in order {
+                d.add("in", &at(line));
+            }
+            let summary = summary::Summary::new(
+                summary::RunInfo {
+                    inputs: vec!["in".into()],
+                    algorithm: Algorithm::Fast,
+                    threads: 2,
+                    limit: 1,
+                },
+                1.0,
+                RunStats::default(),
+                d,
+            );
+            assert_eq!(summary.hardest.map(|h| h.line), Some(3), "{order:?}");
+        }
+    }
+
+    /// A bare puzzle gives what its record gives, whether the record is kept or not.
+    #[test]
+    fn a_bare_puzzle_is_solved_as_its_record() {
+        let puzzles = [
+            // Solved, two solutions, invalid (two 5s in row 1), unsolvable.
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            ".................................................................................",
+            "55..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+            "531.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        ];
+        for keep in [false, true] {
+            let work = SolveWork {
+                algorithm: Algorithm::Fast,
+                limits: Limits::solutions(2),
+                keep,
+            };
+            for (i, p) in puzzles.iter().enumerate() {
+                let grid = Grid::from_line(p).unwrap();
+                let bare = work.puzzle(7, grid);
+                let whole = work.record(Record::plain(7, grid));
+                assert_eq!(bare.line, whole.line);
+                assert_eq!(bare.outcome, whole.outcome, "puzzle {i}");
+                assert_eq!(bare.input, whole.input, "puzzle {i}");
+                assert_eq!(bare.input.is_some(), keep);
+            }
+        }
     }
 }

@@ -65,7 +65,10 @@ pub struct Difficulty {
 }
 
 impl Difficulty {
-    /// Count one result of input `file` (records whose search did not run are skipped).
+    /// Count one result of input `file` (records whose search did not run are skipped). The
+    /// results of one input may come in any order (a worker's counts are of the records it
+    /// took, batches in flight at once): of two equally hard puzzles, the one on the earlier
+    /// line is the hardest, as when counted in input order.
     pub fn add(&mut self, file: &str, r: &SolvedRecord) {
         let Some(o) = &r.outcome else { return };
         if !matches!(
@@ -79,7 +82,7 @@ impl Difficulty {
         let harder = self
             .hardest
             .as_ref()
-            .is_none_or(|h| (o.guesses, o.nodes) > (h.guesses, h.nodes));
+            .is_none_or(|h| (o.guesses, o.nodes, h.line) > (h.guesses, h.nodes, r.line));
         if harder {
             self.hardest = Some(Hardest {
                 file: file.to_string(),

@@ -9,7 +9,8 @@ use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
 use sudoku_batch::solve::{
-    self, Columns, Counted, FoldFine, LineRender, RecordStatus, ResultWriter, SolvedRecord,
+    self, Columns, Counted, FoldFine, LineRender, RecordStatus, ResultWriter, SolveWork,
+    SolvedRecord,
 };
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
@@ -143,7 +144,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let limit = if args.unique { 2 } else { args.limit };
     let limits = Limits::solutions(limit);
     let keep = args.format != OutputFormat::Line;
-    let work = |r| solve::solve_record(r, args.algorithm, &limits, keep);
+    let work = SolveWork {
+        algorithm: args.algorithm,
+        limits,
+        keep,
+    };
     // Line records are formatted on the workers, and the fine ones counted there too; csv and
     // jsonl ones are formatted on the writer thread.
     let render = (args.format == OutputFormat::Line).then_some(&LineRender as &dyn Render<_>);

@@ -284,7 +284,7 @@ fn load_reference(
         reader,
         threads,
         BATCH,
-        &|r| {
+        &|r: Record| {
             let key = match (r.puzzle, canonical) {
                 (Ok(p), true) => Some(canonical_form(&p)),
                 (Ok(p), false) => Some(p),

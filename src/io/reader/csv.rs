@@ -22,27 +22,26 @@ pub(super) fn blank_row(row: &[u8], delimiter: u8) -> bool {
 }
 
 impl CsvLayout {
+    /// The puzzle of the common row, whose record is that puzzle alone: only its first field
+    /// is wanted, and it is 81 cells (which holds no delimiter and no blank, so it is the
+    /// whole field, trimmed). `None` for other rows.
+    #[inline]
+    pub(super) fn plain_puzzle(&self, row: &[u8]) -> Option<Grid> {
+        if self.puzzle != 0 || self.solution.is_some() || self.id.is_some() {
+            return None;
+        }
+        match row.get(..=CELLS)?.split_last()? {
+            (&d, cells) if d == self.delimiter => Grid::from_cell_bytes(cells.try_into().ok()?),
+            _ => None,
+        }
+    }
+
     /// The record of a quote-free `row` (without its `\n`) on `line`: what
     /// [`CsvReader::next`] gives for it (without text). `None` for a [`blank_row`].
     #[inline]
     pub(super) fn record(&self, line: u64, row: &[u8]) -> Option<Record> {
-        // The common row: only its first field is wanted, and it is 81 cells (which holds no
-        // delimiter and no blank, so it is the whole field, trimmed).
-        if self.puzzle == 0 && self.solution.is_none() && self.id.is_none() {
-            if let Some(cells) = row.get(..=CELLS).and_then(|r| r.split_last()) {
-                if *cells.0 == self.delimiter {
-                    let grid = cells.1.try_into().ok().and_then(Grid::from_cell_bytes);
-                    if let Some(grid) = grid {
-                        return Some(Record {
-                            line,
-                            id: None,
-                            puzzle: Ok(grid),
-                            solution: None,
-                            text: RecordText::default(),
-                        });
-                    }
-                }
-            }
+        if let Some(grid) = self.plain_puzzle(row) {
+            return Some(Record::plain(line, grid));
         }
         if blank_row(row, self.delimiter) {
             return None;

@@ -245,6 +245,29 @@ fn line_text(line: &[u8], puzzle: &[u8], keep_text: bool) -> RecordText {
 /// separator and a solution (`None`: any other line, for [`parse_line`]).
 #[inline]
 fn parse_plain_line(line: &[u8], number: u64, options: ParseOptions) -> Option<Record> {
+    let (puzzle, solution) = plain_cells(line, options)?;
+    Some(Record {
+        line: number,
+        id: None,
+        puzzle: Ok(puzzle),
+        solution: solution.map(Ok),
+        text: line_text(line, &line[..CELLS], options.keep_text),
+    })
+}
+
+/// The puzzle of a line whose record is that puzzle alone (a plain line, its solution not
+/// asked for and its text not kept): what the workers hand on without making a [`Record`].
+#[inline]
+pub(super) fn plain_puzzle(line: &[u8], options: ParseOptions) -> Option<Grid> {
+    match plain_cells(line, options) {
+        Some((puzzle, None)) if !options.keep_text => Some(puzzle),
+        _ => None,
+    }
+}
+
+/// The puzzle and solution (when `options` asks for it) of a line [`parse_plain_line`] takes.
+#[inline]
+fn plain_cells(line: &[u8], options: ParseOptions) -> Option<(Grid, Option<Grid>)> {
     let cells = |at: usize| {
         let bytes: &[u8; CELLS] = line.get(at..at + CELLS)?.try_into().ok()?;
         Grid::from_cell_bytes(bytes)
@@ -252,17 +275,10 @@ fn parse_plain_line(line: &[u8], number: u64, options: ParseOptions) -> Option<R
     let solution = match line.len() {
         CELLS => None,
         n if n == 2 * CELLS + 1 && is_separator(line[CELLS]) && !options.solutions => None,
-        n if n == 2 * CELLS + 1 && is_separator(line[CELLS]) => Some(Ok(cells(CELLS + 1)?)),
+        n if n == 2 * CELLS + 1 && is_separator(line[CELLS]) => Some(cells(CELLS + 1)?),
         _ => return None,
     };
-    let puzzle = cells(0)?;
-    Some(Record {
-        line: number,
-        id: None,
-        puzzle: Ok(puzzle),
-        solution,
-        text: line_text(line, &line[..CELLS], options.keep_text),
-    })
+    Some((cells(0)?, solution))
 }
 
 /// A line too long to be a record: malformed, without parsing it.

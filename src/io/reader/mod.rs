@@ -33,7 +33,7 @@ use lines::{is_blank_or_comment, parse_line, too_long, LineReader};
 use shard::open_shard;
 
 pub use raw::RawBatch;
-pub(crate) use raw::RawItem;
+pub(crate) use raw::{Parsed, RawItem};
 
 /// How to read an input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,6 +147,19 @@ pub struct Record {
     pub solution: Option<Result<Grid, RecordError>>,
     /// The record's text as read, when [`ReaderOptions::keep_text`] asked for it.
     pub text: RecordText,
+}
+
+impl Record {
+    /// The record of line `line` that is `puzzle` alone (no id, no solution, no text).
+    pub fn plain(line: u64, puzzle: Grid) -> Record {
+        Record {
+            line,
+            id: None,
+            puzzle: Ok(puzzle),
+            solution: None,
+            text: RecordText::default(),
+        }
+    }
 }
 
 /// A record's text as read (empty unless [`ReaderOptions::keep_text`]).

@@ -12,7 +12,7 @@
 //! and travels as a [`Record`].
 
 use super::csv::{blank_row, csv_record, CsvLayout};
-use super::lines::{is_blank_or_comment, parse_line, too_long, Line};
+use super::lines::{is_blank_or_comment, parse_line, plain_puzzle, too_long, Line};
 use super::*;
 
 /// Records as read: their bytes in one buffer, and where each one is.
@@ -96,7 +96,7 @@ impl RawBatch {
         let mut records = Vec::with_capacity(counted);
         let (bytes, items) = self.into_parts();
         for item in items {
-            bytes.each(item, |r| records.push(r));
+            bytes.each(item, |r| records.push(r.into_record()));
         }
         assert_eq!(
             records.len(),
@@ -244,6 +244,18 @@ struct Counted {
 /// of `\n`: by the vector search for `\n`, with one look at the byte after each.
 fn scan_lines(text: &[u8], suspect: impl Fn(u8) -> bool) -> (bool, usize) {
     debug_assert_eq!(text.last(), Some(&b'\n'));
+    // The common text: lines all as long as the first. Its breaks are then at known places,
+    // looked at there, and counted in one vector pass (a search per line costs more).
+    if let Some(first) = memchr::memchr(b'\n', text) {
+        let step = first + 1;
+        let lines = text.len() / step;
+        if text.len() % step == 0
+            && (0..lines).all(|k| text[k * step + first] == b'\n')
+            && count_breaks(text) == lines
+        {
+            return ((0..lines).any(|k| suspect(text[k * step])), lines);
+        }
+    }
     let mut suspects = suspect(text[0]);
     let mut breaks = 0usize;
     for at in memchr::memchr_iter(b'\n', text) {
@@ -251,6 +263,24 @@ fn scan_lines(text: &[u8], suspect: impl Fn(u8) -> bool) -> (bool, usize) {
         suspects |= text.get(at + 1).is_some_and(|&b| suspect(b));
     }
     (suspects, breaks)
+}
+
+/// The `\n` in `text`, counted in 32 byte lanes (which compile to vector compares and adds;
+/// each lane counts at most 255 chunks before it is added up).
+fn count_breaks(text: &[u8]) -> usize {
+    let mut total = 0;
+    for part in text.chunks(32 * 255) {
+        let mut lanes = [0u8; 32];
+        let mut chunks = part.chunks_exact(32);
+        for chunk in &mut chunks {
+            for (lane, &b) in lanes.iter_mut().zip(chunk) {
+                *lane += u8::from(b == b'\n');
+            }
+        }
+        total += lanes.iter().map(|&n| usize::from(n)).sum::<usize>();
+        total += chunks.remainder().iter().filter(|&&b| b == b'\n').count();
+    }
+    total
 }
 
 /// Count the lines of `text` one by one: `record` says which are records.
@@ -334,6 +364,26 @@ fn for_each_line(mut text: &[u8], cr: bool, mut f: impl FnMut(&[u8])) {
     debug_assert!(text.is_empty());
 }
 
+/// A record as [`RawBytes::each`] gives it.
+pub(crate) enum Parsed {
+    /// Any record.
+    Record(Record),
+    /// The record of line `line` that is `puzzle` alone ([`Record::plain`]), the common one,
+    /// handed on without making a [`Record`] (which is moved and dropped at some cost).
+    Puzzle { line: u64, puzzle: Grid },
+}
+
+impl Parsed {
+    /// As a record.
+    #[inline]
+    pub(crate) fn into_record(self) -> Record {
+        match self {
+            Parsed::Record(r) => r,
+            Parsed::Puzzle { line, puzzle } => Record::plain(line, puzzle),
+        }
+    }
+}
+
 /// The bytes of a batch, shared by the workers that parse its items.
 #[derive(Debug)]
 pub(crate) struct RawBytes {
@@ -362,9 +412,10 @@ impl RawBytes {
         }
     }
 
-    /// Each record `item` stands for, in order, to `f` (exactly [`RawItem::records`] of them).
+    /// Each record `item` stands for, in order, to `f` (exactly [`RawItem::records`] of them):
+    /// the common ones, a puzzle alone, as [`Parsed::Puzzle`].
     #[inline]
-    pub(crate) fn each(&self, item: RawItem, mut f: impl FnMut(Record)) {
+    pub(crate) fn each(&self, item: RawItem, mut f: impl FnMut(Parsed)) {
         let RawItem::Lines {
             line,
             start,
@@ -373,20 +424,25 @@ impl RawBytes {
             ..
         } = item
         else {
-            return f(self.parse(item));
+            return f(Parsed::Record(self.parse(item)));
         };
         let mut number = line;
         let text = &self.bytes[start..end];
         match kind {
             Block::Lines { cr } => for_each_line(text, cr, |text| {
                 if text.len() > MAX_LINE {
-                    f(too_long(&Line {
+                    f(Parsed::Record(too_long(&Line {
                         number,
                         text: &text[..MAX_LINE],
                         len: text.len() as u64,
-                    }));
+                    })));
+                } else if let Some(puzzle) = plain_puzzle(text, self.options) {
+                    f(Parsed::Puzzle {
+                        line: number,
+                        puzzle,
+                    });
                 } else if !is_blank_or_comment(text) {
-                    f(parse_line(text, number, self.options));
+                    f(Parsed::Record(parse_line(text, number, self.options)));
                 }
                 number += 1;
             }),
@@ -396,8 +452,13 @@ impl RawBytes {
                     .as_deref()
                     .expect("a CSV block comes with its layout");
                 for_each_line(text, false, |row| {
-                    if let Some(record) = layout.record(number, row) {
-                        f(record);
+                    if let Some(puzzle) = layout.plain_puzzle(row) {
+                        f(Parsed::Puzzle {
+                            line: number,
+                            puzzle,
+                        });
+                    } else if let Some(record) = layout.record(number, row) {
+                        f(Parsed::Record(record));
                     }
                     number += 1;
                 });
@@ -441,6 +502,20 @@ mod tests {
     fn csv_rows(header: &str, row: impl Fn(usize) -> String) -> String {
         let rows: Vec<String> = (0..400).map(row).collect();
         format!("{header}\n{}\n", rows.join("\n"))
+    }
+
+    #[test]
+    fn lines_of_one_length_are_scanned_at_their_places() {
+        let suspect = |b: u8| b == b'#';
+        assert_eq!(scan_lines(b"ab\ncd\nef\n", suspect), (false, 3));
+        assert_eq!(scan_lines(b"ab\n#d\nef\n", suspect), (true, 3));
+        // The breaks are where lines of 2 would end, and one more is inside.
+        assert_eq!(scan_lines(b"ab\nc\n\nef\n", suspect), (false, 4));
+        assert_eq!(scan_lines(b"ab\n\n#\nef\n", suspect), (true, 4));
+        assert_eq!(scan_lines(b"abc\n#\n", suspect), (true, 2));
+        let text = b"123\n".repeat(3000);
+        assert_eq!(count_breaks(&text), 3000);
+        assert_eq!(count_breaks(&text[..4 * 2000 - 1]), 1999);
     }
 
     #[test]
@@ -514,6 +589,15 @@ mod tests {
                     puzzle.into()
                 }
             }),
+            // Lines all as long as the first, one a comment, one indented; and two short
+            // lines that fill one such line's place (its break where a long line's would be).
+            format!(
+                "{puzzle}\n#{}\n {}\n{puzzle}\n",
+                "x".repeat(80),
+                &puzzle[1..]
+            )
+            .repeat(40),
+            format!("{puzzle}\n{}\n{}\n{puzzle}\n", &puzzle[..40], &puzzle[41..]).repeat(40),
         ];
         for (i, text) in texts.iter().enumerate() {
             for (keep_text, skip_solutions) in [(false, false), (true, false), (false, true)] {
