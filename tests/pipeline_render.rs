@@ -91,7 +91,12 @@ impl Work<SolvedRecord> for Solving<'_> {
 /// One run; `halt_line`: the collect step stops at the record on that line, as `--strict`
 /// does at a bad one.
 fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Option<u64>) -> Run {
-    let reader = RecordReader::open(input, &ReaderOptions::default()).unwrap();
+    // As `solve` reads: a listed solution is not parsed.
+    let options = ReaderOptions {
+        skip_solutions: true,
+        ..ReaderOptions::default()
+    };
+    let reader = RecordReader::open(input, &options).unwrap();
     let limits = Limits::solutions(1);
     let mut out = Vec::new();
     let mut writer = ResultWriter::new(&mut out, OutputFormat::Line, false);
@@ -193,6 +198,45 @@ fn rendered_lines_are_the_written_ones() {
                 let case = format!("{mode:?}, threads {threads}, batch {batch}");
                 assert!(got.out == expected.out, "{case}");
                 assert_eq!(got.summary, expected.summary, "{case}");
+            }
+        }
+    }
+}
+
+/// Files whose lines (or CSV rows) are all one length and all records, the Kaggle files' shape:
+/// the workers split them by width and get the puzzles bare (`SolveWork::puzzle`), which must
+/// give what the records give (the plain runs), invalid, unsolvable and tied hardest ones too.
+#[test]
+fn lines_of_one_length_render_as_their_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 3000;
+    let puzzle = |i: usize| match i {
+        _ if i % 53 == 52 => INVALID,
+        _ if i % 71 == 70 => UNSOLVABLE,
+        _ if i % 29 == 28 => HARD,
+        _ => SOLVABLE,
+    };
+    let lines = dir.path().join("same.txt");
+    let rows = dir.path().join("same.csv");
+    let text: Vec<String> = (0..n).map(|i| puzzle(i).to_string()).collect();
+    std::fs::write(&lines, text.join("\n") + "\n").unwrap();
+    let text: Vec<String> = (0..n)
+        .map(|i| format!("{},{UNSOLVABLE}", puzzle(i)))
+        .collect();
+    std::fs::write(&rows, format!("puzzle,solution\n{}\n", text.join("\n"))).unwrap();
+    for input in [Input::Path(lines), Input::Path(rows)] {
+        let expected = run(&input, 1, 4096, Mode::Plain, None);
+        assert!(expected.error.is_none());
+        assert_eq!(String::from_utf8_lossy(&expected.out).lines().count(), n);
+        for mode in [Mode::Rendered, Mode::Folded] {
+            for threads in [1, 2] {
+                for batch in [7, 100, 4096] {
+                    let got = run(&input, threads, batch, mode, None);
+                    let case = format!("{input:?} {mode:?}, threads {threads}, batch {batch}");
+                    assert!(got.error.is_none(), "{case}");
+                    assert!(got.out == expected.out, "{case}");
+                    assert_eq!(got.summary, expected.summary, "{case}");
+                }
             }
         }
     }

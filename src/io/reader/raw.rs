@@ -42,12 +42,19 @@ struct Spare(Mutex<Vec<Vec<u8>>>);
 impl Spare {
     /// At most this many are kept (more than can be in flight at once).
     const KEEP: usize = 8;
+    /// Nor any larger than this (a batch of 4,096 Kaggle CSV rows takes 0.7 MiB).
+    const LARGEST: usize = 4 << 20;
 
     fn take(&self) -> Option<Vec<u8>> {
         self.0.lock().ok()?.pop()
     }
 
+    /// Keep `bytes` unless it is larger than batches usually are (one batch that held many
+    /// lines that are not records must not stay resident for the rest of the run).
     fn give(&self, mut bytes: Vec<u8>) {
+        if bytes.capacity() > Spare::LARGEST {
+            return;
+        }
         bytes.clear();
         if let Ok(mut kept) = self.0.lock() {
             if kept.len() < Spare::KEEP {
@@ -106,7 +113,7 @@ impl RawBatch {
         RawBatch {
             bytes: spare
                 .take()
-                .unwrap_or_else(|| Vec::with_capacity(self.bytes.capacity())),
+                .unwrap_or_else(|| Vec::with_capacity(self.bytes.len())),
             spare: Some(spare),
             items: Vec::with_capacity(self.items.len()),
             records: 0,
