@@ -37,11 +37,14 @@ impl CsvLayout {
     }
 
     /// The record of a quote-free `row` (without its `\n`) on `line`: what
-    /// [`CsvReader::next`] gives for it (without text). `None` for a [`blank_row`].
+    /// [`CsvReader::next`] gives for it, with its text when `keep_text` (the row's fields as
+    /// split, for passthrough). `None` for a [`blank_row`].
     #[inline]
-    pub(super) fn record(&self, line: u64, row: &[u8]) -> Option<Record> {
-        if let Some(grid) = self.plain_puzzle(row) {
-            return Some(Record::plain(line, grid));
+    pub(super) fn record(&self, line: u64, row: &[u8], keep_text: bool) -> Option<Record> {
+        if !keep_text {
+            if let Some(grid) = self.plain_puzzle(row) {
+                return Some(Record::plain(line, grid));
+            }
         }
         if blank_row(row, self.delimiter) {
             return None;
@@ -52,9 +55,15 @@ impl CsvLayout {
             .max()
             .unwrap_or(0);
         let (mut puzzle, mut solution, mut id) = (None, None, None);
+        // With the text kept, every field is split (a quote-free row's fields are its text
+        // between delimiters, as the row reader splits it).
+        let mut fields = keep_text.then(::csv::ByteRecord::new);
         let ends = memchr::memchr_iter(self.delimiter, row).chain([row.len()]);
         let (mut index, mut start) = (0, 0);
         for end in ends {
+            if let Some(fields) = fields.as_mut() {
+                fields.push_field(&row[start..end]);
+            }
             let field = Some(row[start..end].trim_ascii());
             if index == self.puzzle {
                 puzzle = field;
@@ -65,10 +74,17 @@ impl CsvLayout {
             }
             index += 1;
             start = end + 1;
-            if index > last {
+            if index > last && fields.is_none() {
                 break;
             }
         }
+        let text = |puzzle: &[u8]| match fields {
+            Some(fields) => RecordText {
+                puzzle: Some(puzzle.to_vec()),
+                fields: Some(fields),
+            },
+            None => RecordText::default(),
+        };
         let solution = solution.filter(|f| !f.is_empty());
         // Without a puzzle field, every field was looked at: `index` is their number.
         let Some(puzzle) = puzzle else {
@@ -80,10 +96,13 @@ impl CsvLayout {
                     fields: index,
                 }),
                 solution: solution.map(parse_field),
-                text: RecordText::default(),
+                text: text(b""),
             });
         };
-        Some(csv_record(line, puzzle, solution, id))
+        Some(Record {
+            text: text(puzzle),
+            ..csv_record(line, puzzle, solution, id)
+        })
     }
 }
 
@@ -217,21 +236,26 @@ impl CsvReader {
         let Some(line) = self.read_row(label)? else {
             return Ok(false);
         };
-        let (Some(puzzle), solution, id) = self.fields() else {
-            let mut record = self.record(line);
-            record.line += offset;
-            out.push_record(record);
-            return Ok(true);
-        };
-        let puzzle = out.push_field(puzzle);
-        let solution = solution.map(|f| out.push_field(f));
-        let id = id.map(|f| out.push_field(f));
-        out.push_item(RawItem::Csv {
-            line: line + offset,
-            puzzle,
-            solution,
-            id,
-        });
+        match self.fields() {
+            (Some(puzzle), solution, id) if !self.keep_text => {
+                let puzzle = out.push_field(puzzle);
+                let solution = solution.map(|f| out.push_field(f));
+                let id = id.map(|f| out.push_field(f));
+                out.push_item(RawItem::Csv {
+                    line: line + offset,
+                    puzzle,
+                    solution,
+                    id,
+                });
+            }
+            // No puzzle field, or the row's text is kept (the workers' items carry only its
+            // fields): parsed here.
+            _ => {
+                let mut record = self.record(line);
+                record.line += offset;
+                out.push_record(record);
+            }
+        }
         Ok(true)
     }
 

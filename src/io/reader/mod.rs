@@ -423,12 +423,7 @@ impl RecordReader {
         out.set_options(self.parse_options());
         let start = out.len();
         // Whether records can go unparsed is a property of the input: decided once a batch.
-        let raw = self.solutions.is_none()
-            && match &self.kind {
-                Kind::Lines(_) => true,
-                Kind::Csv(r) => !r.keep_text,
-                _ => false,
-            };
+        let raw = self.solutions.is_none() && matches!(&self.kind, Kind::Lines(_) | Kind::Csv(_));
         while out.len() - start < max {
             if out.len() > start && self.would_wait() {
                 break;

@@ -7,9 +7,9 @@
 //! split and parsed on the workers ([`parse_line`], or the batch's [`CsvLayout`]). A line that
 //! needs more care (one straddling a buffer refill, line 1 with its BOM, one after a lone
 //! `\r`) travels alone, and so does a CSV row with a quote (the bytes of its puzzle, solution
-//! and id fields). Everything else (9-line blocks, boards, CSV rows whose text is kept for
-//! passthrough, records with an attached solutions file) is parsed on the reader as before
-//! and travels as a [`Record`].
+//! and id fields). Everything else (9-line blocks, boards, CSV rows read alone whose text is
+//! kept for csv or jsonl output, records with an attached solutions file) is parsed on the
+//! reader as before and travels as a [`Record`].
 
 use super::csv::{blank_row, csv_record, CsvLayout};
 use super::lines::{is_blank_or_comment, parse_line, plain_puzzle, too_long, Line};
@@ -526,12 +526,13 @@ impl RawBytes {
                     .as_deref()
                     .expect("a CSV block comes with its layout");
                 for_each_line(text, false, width, |row| {
-                    if let Some(puzzle) = layout.plain_puzzle(row) {
+                    let keep_text = self.options.keep_text;
+                    if let Some(puzzle) = layout.plain_puzzle(row).filter(|_| !keep_text) {
                         f(Parsed::Puzzle {
                             line: number,
                             puzzle,
                         });
-                    } else if let Some(record) = layout.record(number, row) {
+                    } else if let Some(record) = layout.record(number, row, keep_text) {
                         f(Parsed::Record(record));
                     }
                     number += 1;
