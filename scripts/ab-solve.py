@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end wall and CPU time of `solve FILE -o OUT` for two binaries, alternating.
 
-    scripts/ab-solve.py ROUNDS THREADS FILE BIN_A BIN_B
+    scripts/ab-solve.py ROUNDS THREADS FILE BIN_A BIN_B [SOLVE_ARGS...]
 
 Each round runs A then B (the output file is removed before each run: renaming over the
 previous output makes the kernel free its pages inside the timed run). Prints per binary the
@@ -18,6 +18,7 @@ import time
 
 rounds, threads, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 binaries = sys.argv[4:6]
+extra = sys.argv[6:]  # more `solve` arguments, e.g. --format csv
 out = os.path.join(tempfile.mkdtemp(), "out")
 times = {b: [] for b in binaries}
 for _ in range(rounds):
@@ -26,7 +27,7 @@ for _ in range(rounds):
             os.remove(out)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run([b, "solve", "-q", "--threads", threads, path, "-o", out], check=True)
+        subprocess.run([b, "solve", "-q", "--threads", threads, *extra, path, "-o", out], check=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -94,11 +94,21 @@ impl<T, F: Fn(Record) -> T + Sync> Work<T> for F {
 /// only writes them (solve's line output). For the same result it must give the bytes its
 /// sink's `write` gives: a run stopped inside a block writes that block's results one by one.
 pub trait Render<T>: Sync {
-    /// The most bytes one result takes.
+    /// The most bytes one result takes; 0 when there is no such bound (csv and jsonl records
+    /// carry the input's text): results are then appended to a vector per block
+    /// ([`render_into`](Render::render_into)) and the blocks' bytes put together after.
     fn max_len(&self) -> usize;
     /// Write `item` at the start of `out` (at least [`max_len`](Render::max_len) bytes);
-    /// returns the bytes written.
+    /// returns the bytes written. Called only when `max_len` is not 0.
     fn render(&self, item: &T, out: &mut [u8]) -> usize;
+    /// Append `item` to `out`. Called only when `max_len` is 0 (the default renders through
+    /// [`render`](Render::render)).
+    fn render_into(&self, item: &T, out: &mut Vec<u8>) {
+        let at = out.len();
+        out.resize(at + self.max_len(), 0);
+        let len = self.render(item, &mut out[at..]);
+        out.truncate(at + len);
+    }
 }
 
 /// Counts results on the workers, next to the work, instead of in the collect step (rendered
@@ -454,6 +464,8 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
         let total = batch.len();
         let width = self.render.map_or(0, |r| r.max_len());
         let rendered = self.render.is_some();
+        // Results without a bound on their bytes go to a vector per item, put together after.
+        let growing = rendered && width == 0;
         let mut done: Vec<T> = Vec::with_capacity(total);
         let mut marks: Vec<Mark> = Vec::with_capacity(if rendered { total } else { 0 });
         let mut out = self.spare_bytes(total * width);
@@ -482,18 +494,29 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
             rest_marks = after_marks;
             first += records;
         }
-        // Per item: its bytes, and the results kept (at the front of its slots).
+        // Per item: its bytes (in its region, or its own vector when `growing`), and the
+        // results kept (at the front of its slots) with their marks (bytes from the item's
+        // start; made absolute once the items' places are known).
         let fill = |lease: &mut Lease<'_, F::Part>, (item, place): (RawItem, Place<'_, T>)| {
             let (slots, region, marks, span) = place;
             let (mut filled, mut kept, mut at) = (0, 0, 0);
+            let mut own = Vec::new();
+            if growing {
+                own.reserve(slots.len() * 160);
+            }
             bytes.each(item, |r| {
                 let result = match r {
                     Parsed::Puzzle { line, puzzle } => self.work.puzzle(line, puzzle),
                     Parsed::Record(r) => self.work.record(r),
                 };
                 let byte = at;
-                if let Some(render) = self.render {
-                    at += render.render(&result, &mut region[at..]);
+                match self.render {
+                    Some(render) if growing => {
+                        render.render_into(&result, &mut own);
+                        at = own.len();
+                    }
+                    Some(render) => at += render.render(&result, &mut region[at..]),
+                    None => {}
                 }
                 let folded = match (self.fold, lease.part.as_mut()) {
                     (Some(fold), Some(part)) => fold.fold(part, &result),
@@ -503,7 +526,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
                     if let Some(mark) = marks.get_mut(kept) {
                         mark.write(Mark {
                             records: span.first + filled,
-                            byte: span.start + byte,
+                            byte,
                         });
                     }
                     slots[kept].write(result);
@@ -512,7 +535,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
                 filled += 1;
             });
             assert_eq!(filled, slots.len(), "an item gave other than its records");
-            (at, kept)
+            (at, kept, own)
         };
         let lease = || Lease {
             part: self.fold.map(|_| {
@@ -535,9 +558,18 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
                 lens.extend(items.into_iter().zip(places).map(|x| fill(&mut lease, x)));
             }
         }
+        if growing {
+            out = self.spare_bytes(lens.iter().map(|(len, _, _)| len).sum());
+            let mut at = 0;
+            for (span, (len, _, own)) in spans.iter_mut().zip(&lens) {
+                out[at..at + len].copy_from_slice(own);
+                span.start = at;
+                at += len;
+            }
+        }
         // Close up the kept results (and their marks) at the front.
         let mut kept_total = 0;
-        for (span, &(len, kept)) in spans.iter_mut().zip(&lens) {
+        for (span, &(len, kept, _)) in spans.iter_mut().zip(&lens) {
             span.len = len;
             if span.first != kept_total {
                 // SAFETY: the first `kept` slots of this item (from `span.first`) were written
@@ -570,6 +602,14 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
         }
         if self.render.is_none() {
             return Worked::plain(done);
+        }
+        // Each kept result's mark, from its item's start to the batch's.
+        let mut at = 0;
+        for (span, &(_, kept, _)) in spans.iter().zip(&lens) {
+            for mark in &mut marks[at..at + kept] {
+                mark.byte += span.start;
+            }
+            at += kept;
         }
         Worked {
             done,

@@ -88,18 +88,38 @@ impl Work<SolvedRecord> for Solving<'_> {
     }
 }
 
-/// One run; `halt_line`: the collect step stops at the record on that line, as `--strict`
-/// does at a bad one.
+/// One run of line records (see [`run_as`]).
 fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Option<u64>) -> Run {
-    // As `solve` reads: a listed solution is not parsed.
+    run_as(OutputFormat::Line, input, (threads, batch), mode, halt_line)
+}
+
+/// One run with records in `format`; `halt_line`: the collect step stops at the record on
+/// that line, as `--strict` does at a bad one. Rendered runs render as `solve` does: line
+/// records with `LineRender`, csv and jsonl ones with the writer's `renderer`.
+fn run_as(
+    format: OutputFormat,
+    input: &Input,
+    (threads, batch): (usize, usize),
+    mode: Mode,
+    halt_line: Option<u64>,
+) -> Run {
+    // As `solve` reads: a listed solution is not parsed; the text is kept for csv and jsonl.
+    let keep = format != OutputFormat::Line;
     let options = ReaderOptions {
         skip_solutions: true,
+        keep_text: keep,
         ..ReaderOptions::default()
     };
     let reader = RecordReader::open(input, &options).unwrap();
     let limits = Limits::solutions(1);
     let mut out = Vec::new();
-    let mut writer = ResultWriter::new(&mut out, OutputFormat::Line, false);
+    let mut writer = ResultWriter::new(&mut out, format, false);
+    writer.set_input("in", None).unwrap();
+    let records = writer.renderer();
+    let render = match &records {
+        Some(records) => records as &dyn pipeline::Render<SolvedRecord>,
+        None => &LineRender,
+    };
     let mut stats = RunStats::default();
     let mut difficulty = Difficulty::default();
     let collect = |r: &mut SolvedRecord| {
@@ -118,7 +138,7 @@ fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Optio
         limit: 1,
     };
     let on = OnWorkers {
-        render: (mode != Mode::Plain).then_some(&LineRender as &dyn pipeline::Render<SolvedRecord>),
+        render: (mode != Mode::Plain).then_some(render),
         fold: (mode == Mode::Folded).then_some(&fold),
     };
     let work = Solving {
@@ -126,7 +146,7 @@ fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Optio
         work: SolveWork {
             algorithm: Algorithm::Fast,
             limits,
-            keep: false,
+            keep,
         },
     };
     let result = pipeline::run_rendered(
@@ -190,18 +210,24 @@ fn rendered_lines_are_the_written_ones() {
             "{status:?} in the test"
         );
     }
-    for mode in [Mode::Rendered, Mode::Folded] {
-        for threads in [1, 2] {
-            for batch in [1, 7, 100, 4096] {
-                let got = run(&input, threads, batch, mode, None);
-                assert!(got.error.is_none());
-                let case = format!("{mode:?}, threads {threads}, batch {batch}");
-                assert!(got.out == expected.out, "{case}");
-                assert_eq!(got.summary, expected.summary, "{case}");
+    for format in FORMATS {
+        let expected = run_as(format, &input, (1, 4096), Mode::Plain, None);
+        for mode in [Mode::Rendered, Mode::Folded] {
+            for threads in [1, 2] {
+                for batch in [1, 7, 100, 4096] {
+                    let got = run_as(format, &input, (threads, batch), mode, None);
+                    assert!(got.error.is_none());
+                    let case = format!("{format:?} {mode:?}, threads {threads}, batch {batch}");
+                    assert!(got.out == expected.out, "{case}");
+                    assert_eq!(got.summary, expected.summary, "{case}");
+                }
             }
         }
     }
 }
+
+/// The output formats, each rendered on the workers as `solve` renders it.
+const FORMATS: [OutputFormat; 3] = [OutputFormat::Line, OutputFormat::Csv, OutputFormat::Jsonl];
 
 /// Files whose lines (or CSV rows) are all one length and all records, the Kaggle files' shape:
 /// the workers split them by width and get the puzzles bare (`SolveWork::puzzle`), which must
@@ -260,17 +286,18 @@ fn records(input: &Input) -> Vec<(u64, bool)> {
 /// A run in `mode` halted at the record on `line` writes `expected` (the records before it)
 /// and stops with the error a plain run gives; returns the plain run.
 fn halted_like_plain(
+    format: OutputFormat,
     input: &Input,
     (threads, batch): (usize, usize),
     mode: Mode,
     line: Option<u64>,
     expected: &[u8],
 ) -> Run {
-    let plain = run(input, threads, batch, Mode::Plain, line);
-    let got = run(input, threads, batch, mode, line);
+    let plain = run_as(format, input, (threads, batch), Mode::Plain, line);
+    let got = run_as(format, input, (threads, batch), mode, line);
     assert!(
         got.out == expected,
-        "{mode:?}: halt at line {line:?}, threads {threads}, batch {batch}: {} bytes, expected {}",
+        "{format:?} {mode:?}: halt at line {line:?}, threads {threads}, batch {batch}: {} bytes, expected {}",
         got.out.len(),
         expected.len()
     );
@@ -287,23 +314,26 @@ fn a_halt_inside_a_block_writes_the_records_before_it() {
     let dir = tempfile::tempdir().unwrap();
     let n = 2500;
     let input = input(dir.path(), n);
-    let all = run(&input, 1, 4096, Mode::Plain, None).out;
-    let lines: Vec<&[u8]> = all.split_inclusive(|&b| b == b'\n').collect();
     let records = records(&input);
     assert_eq!(records.len(), n);
-    // The first record, records inside and at the ends of blocks and batches, the last one.
-    for halt_at in [
-        0, 1, 36, 59, 60, 61, 99, 100, 101, 777, 1023, 1024, 2048, 2499,
-    ] {
-        let expected: Vec<u8> = lines[..halt_at].concat();
-        let line = Some(records[halt_at].0);
-        for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 1024)] {
-            let plain =
-                halted_like_plain(&input, (threads, batch), Mode::Rendered, line, &expected);
-            assert!(
-                plain.out == expected,
-                "unrendered: halt at {halt_at}, batch {batch}"
-            );
+    for format in FORMATS {
+        let all = run_as(format, &input, (1, 4096), Mode::Plain, None).out;
+        let lines: Vec<&[u8]> = all.split_inclusive(|&b| b == b'\n').collect();
+        assert_eq!(lines.len(), n);
+        // The first record, records inside and at the ends of blocks and batches, the last.
+        for halt_at in [
+            0, 1, 36, 59, 60, 61, 99, 100, 101, 777, 1023, 1024, 2048, 2499,
+        ] {
+            let expected: Vec<u8> = lines[..halt_at].concat();
+            let line = Some(records[halt_at].0);
+            for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 1024)] {
+                let run = (threads, batch);
+                let plain = halted_like_plain(format, &input, run, Mode::Rendered, line, &expected);
+                assert!(
+                    plain.out == expected,
+                    "{format:?} unrendered: halt at {halt_at}, batch {batch}"
+                );
+            }
         }
     }
 }
@@ -313,19 +343,22 @@ fn a_halt_at_a_bad_record_writes_the_records_before_it_when_folded() {
     let dir = tempfile::tempdir().unwrap();
     let n = 2500;
     let input = input(dir.path(), n);
-    let all = run(&input, 1, 4096, Mode::Plain, None).out;
-    let lines: Vec<&[u8]> = all.split_inclusive(|&b| b == b'\n').collect();
     let records = records(&input);
     // Every third bad record, and the last one (only bad ones reach the collect step).
     let bad: Vec<usize> = (0..n).filter(|&i| !records[i].1).collect();
     let mut halts: Vec<usize> = bad.iter().copied().step_by(3).collect();
     halts.push(*bad.last().unwrap());
     assert!(halts.len() > 40);
-    for halt_at in halts {
-        let expected: Vec<u8> = lines[..halt_at].concat();
-        let line = Some(records[halt_at].0);
-        for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 7)] {
-            halted_like_plain(&input, (threads, batch), Mode::Folded, line, &expected);
+    for format in FORMATS {
+        let all = run_as(format, &input, (1, 4096), Mode::Plain, None).out;
+        let lines: Vec<&[u8]> = all.split_inclusive(|&b| b == b'\n').collect();
+        for &halt_at in &halts {
+            let expected: Vec<u8> = lines[..halt_at].concat();
+            let line = Some(records[halt_at].0);
+            for (threads, batch) in [(1, 4096), (2, 4096), (2, 100), (2, 7)] {
+                let run = (threads, batch);
+                halted_like_plain(format, &input, run, Mode::Folded, line, &expected);
+            }
         }
     }
 }

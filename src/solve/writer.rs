@@ -50,15 +50,8 @@ const RESULT_FIELDS: [&str; 8] = [
 /// Writes [`SolvedRecord`]s in one format.
 pub struct ResultWriter<W: Write> {
     out: W,
-    format: OutputFormat,
     header: bool,
-    columns: Columns,
-    /// The current input's name (for the `file` field).
-    file: String,
-    /// Passthrough: the input's column names, then the result names (renamed on a clash).
-    names: Option<(Vec<String>, Vec<String>)>,
-    /// The jsonl result names without passthrough (computed once, not per record).
-    plain_names: Vec<String>,
+    fmt: RecordFormat,
     /// Line records not yet handed to `out`: formatted here in place, and written in
     /// [`LINES_BUFFER`]-byte pieces (one copy of each byte on the way, not two).
     lines: Vec<u8>,
@@ -66,6 +59,20 @@ pub struct ResultWriter<W: Write> {
 
 /// Bytes of line records gathered before they are written.
 const LINES_BUFFER: usize = 1 << 16;
+
+/// How a csv or jsonl record is written, for the current input (shared by the writer and the
+/// workers' [`RecordRender`], so both give the same bytes).
+#[derive(Clone, Debug)]
+pub struct RecordFormat {
+    format: OutputFormat,
+    columns: Columns,
+    /// The current input's name (for the `file` field).
+    file: String,
+    /// Passthrough: the input's column names, then the result names (renamed on a clash).
+    names: Option<(Vec<String>, Vec<String>)>,
+    /// The jsonl result names without passthrough (computed once, not per record).
+    plain_names: Vec<String>,
+}
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
 
@@ -86,20 +93,22 @@ impl<W: Write> ResultWriter<W> {
     pub fn new(out: W, format: OutputFormat, header: bool) -> ResultWriter<W> {
         ResultWriter {
             out,
-            format,
             header: header && format == OutputFormat::Csv,
-            columns: Columns::default(),
-            file: String::new(),
-            names: None,
-            plain_names: plain_result_names(false),
+            fmt: RecordFormat {
+                format,
+                columns: Columns::default(),
+                file: String::new(),
+                names: None,
+                plain_names: plain_result_names(false),
+            },
             lines: Vec::new(),
         }
     }
 
     /// The same writer with `columns` in its csv and jsonl records.
     pub fn with_columns(mut self, columns: Columns) -> ResultWriter<W> {
-        self.plain_names = plain_result_names(columns.file);
-        self.columns = columns;
+        self.fmt.plain_names = plain_result_names(columns.file);
+        self.fmt.columns = columns;
         self
     }
 
@@ -111,8 +120,9 @@ impl<W: Write> ResultWriter<W> {
         file: &str,
         headers: Option<&csv::ByteRecord>,
     ) -> Result<(), ColumnsDiffer> {
-        self.file = file.to_string();
-        if !self.columns.passthrough {
+        let fmt = &mut self.fmt;
+        fmt.file = file.to_string();
+        if !fmt.columns.passthrough {
             return Ok(());
         }
         let input: Vec<String> = match headers {
@@ -122,7 +132,7 @@ impl<W: Write> ResultWriter<W> {
                 .collect(),
             None => vec!["input".to_string()],
         };
-        if let Some((expected, _)) = &self.names {
+        if let Some((expected, _)) = &fmt.names {
             if *expected != input {
                 return Err(ColumnsDiffer {
                     file: file.to_string(),
@@ -132,7 +142,7 @@ impl<W: Write> ResultWriter<W> {
             }
             return Ok(());
         }
-        let results = plain_result_names(self.columns.file)
+        let results = plain_result_names(fmt.columns.file)
             .into_iter()
             .map(|mut name| {
                 while input.iter().any(|c| c.trim().eq_ignore_ascii_case(&name)) {
@@ -141,8 +151,15 @@ impl<W: Write> ResultWriter<W> {
                 name
             })
             .collect();
-        self.names = Some((input, results));
+        fmt.names = Some((input, results));
         Ok(())
+    }
+
+    /// The workers' [`Render`] of this writer's records for the current input: csv and jsonl
+    /// records formatted as [`write`](Self::write) formats them (`None` for line records,
+    /// which [`LineRender`] renders).
+    pub fn renderer(&self) -> Option<RecordRender> {
+        (self.fmt.format != OutputFormat::Line).then(|| RecordRender(self.fmt.clone()))
     }
 
     /// Write the CSV header now if it is due (so an empty input still gets one).
@@ -151,7 +168,7 @@ impl<W: Write> ResultWriter<W> {
             return Ok(());
         }
         self.header = false;
-        match &self.names {
+        match &self.fmt.names {
             Some((input, results)) => {
                 let all: Vec<&String> = input.iter().chain(results).collect();
                 for (i, name) in all.iter().enumerate() {
@@ -163,7 +180,7 @@ impl<W: Write> ResultWriter<W> {
                 self.out.write_all(b"\n")
             }
             None => {
-                if self.columns.file {
+                if self.fmt.columns.file {
                     self.out.write_all(b"file,")?;
                 }
                 self.out.write_all(CSV_HEADER)
@@ -176,10 +193,9 @@ impl<W: Write> ResultWriter<W> {
         if self.header {
             self.start()?;
         }
-        match self.format {
+        match self.fmt.format {
             OutputFormat::Line => self.write_line(r),
-            OutputFormat::Csv => self.write_csv(r),
-            OutputFormat::Jsonl => self.write_json(r),
+            _ => self.fmt.write(&mut self.out, r),
         }
     }
 
@@ -206,7 +222,30 @@ impl<W: Write> ResultWriter<W> {
         Ok(())
     }
 
-    fn write_csv(&mut self, r: &SolvedRecord) -> io::Result<()> {
+    /// Flush the underlying writer (with the line records gathered so far).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.write_lines()?;
+        self.out.flush()
+    }
+
+    /// The underlying writer, the line records gathered so far written to it.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.write_lines()?;
+        Ok(self.out)
+    }
+}
+
+impl RecordFormat {
+    /// Write `r` as a csv or jsonl record to `out`.
+    pub fn write(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
+        match self.format {
+            OutputFormat::Csv => self.csv(out, r),
+            OutputFormat::Jsonl => self.json(out, r),
+            OutputFormat::Line => unreachable!("line records are written by line_record"),
+        }
+    }
+
+    fn csv(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
         if let Some((input, _)) = &self.names {
             let width = input.len();
@@ -217,40 +256,40 @@ impl<W: Write> ResultWriter<W> {
                     None if i == 0 => puzzle_text(r, None),
                     None => Cow::Borrowed(&[][..]),
                 };
-                write_csv_field(&mut self.out, &field)?;
-                self.out.write_all(b",")?;
+                write_csv_field(&mut *out, &field)?;
+                out.write_all(b",")?;
             }
         }
         if self.columns.file {
-            write_csv_field(&mut self.out, self.file.as_bytes())?;
-            self.out.write_all(b",")?;
+            write_csv_field(&mut *out, self.file.as_bytes())?;
+            out.write_all(b",")?;
         }
-        write!(self.out, "{},", r.line)?;
+        write!(out, "{},", r.line)?;
         if !self.columns.passthrough {
             if let Some(id) = r.input.as_ref().and_then(|i| i.id.as_ref()) {
-                write_csv_field(&mut self.out, id.as_bytes())?;
+                write_csv_field(&mut *out, id.as_bytes())?;
             }
-            self.out.write_all(b",")?;
-            write_csv_field(&mut self.out, &puzzle_text(r, self.columns.empty))?;
-            self.out.write_all(b",")?;
+            out.write_all(b",")?;
+            write_csv_field(&mut *out, &puzzle_text(r, self.columns.empty))?;
+            out.write_all(b",")?;
         }
-        write_grid(&mut self.out, o.and_then(|o| o.solution).as_ref(), b'0')?;
+        write_grid(&mut *out, o.and_then(|o| o.solution).as_ref(), b'0')?;
         let (solutions, guesses, nodes) =
             o.map_or((0, 0, 0), |o| (o.solutions, o.guesses, o.nodes));
         write!(
-            self.out,
+            out,
             ",{},{solutions},{guesses},{nodes},",
             r.status().as_str()
         )?;
         if let Some(e) = r.error() {
-            write_csv_field(&mut self.out, e.as_bytes())?;
+            write_csv_field(&mut *out, e.as_bytes())?;
         }
-        self.out.write_all(b"\n")
+        out.write_all(b"\n")
     }
 
-    fn write_json(&mut self, r: &SolvedRecord) -> io::Result<()> {
+    fn json(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
-        let mut obj = JsonObject::new(&mut self.out)?;
+        let mut obj = JsonObject::new(out)?;
         let (input, results) = match &self.names {
             Some((input, results)) => (Some(input), results),
             None => (None, &self.plain_names),
@@ -293,18 +332,6 @@ impl<W: Write> ResultWriter<W> {
             obj.field(results.next().expect("error"), &e)?;
         }
         obj.end()
-    }
-
-    /// Flush the underlying writer (with the line records gathered so far).
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.write_lines()?;
-        self.out.flush()
-    }
-
-    /// The underlying writer, the line records gathered so far written to it.
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.write_lines()?;
-        Ok(self.out)
     }
 }
 
@@ -389,6 +416,25 @@ impl Render<SolvedRecord> for LineRender {
     }
     fn render(&self, item: &SolvedRecord, out: &mut [u8]) -> usize {
         line_record(item, out)
+    }
+}
+
+/// Csv and jsonl records rendered on the workers ([`ResultWriter::renderer`]): their length
+/// has no bound (they carry the input's text), so each block's go to a vector of their own.
+#[derive(Clone, Debug)]
+pub struct RecordRender(RecordFormat);
+
+impl Render<SolvedRecord> for RecordRender {
+    fn max_len(&self) -> usize {
+        0
+    }
+    fn render(&self, _: &SolvedRecord, _: &mut [u8]) -> usize {
+        unreachable!("records without a bound are rendered into a vector")
+    }
+    fn render_into(&self, item: &SolvedRecord, out: &mut Vec<u8>) {
+        self.0
+            .write(out, item)
+            .expect("writing to a vector does not fail");
     }
 }
 

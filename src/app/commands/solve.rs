@@ -149,14 +149,21 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         limits,
         keep,
     };
-    // Line records are formatted on the workers, and the fine ones counted there too; csv and
-    // jsonl ones are formatted on the writer thread.
-    let render = (args.format == OutputFormat::Line).then_some(&LineRender as &dyn Render<_>);
     let mut totals = Totals::new(args.quiet);
     for input in &job.inputs {
         let label = input.label();
         let reader = job.open(input)?;
         writer.set_input(&label, reader.csv_headers())?;
+        // Records are formatted on the workers (csv and jsonl ones as this input's), and the
+        // fine ones counted there too; but with one worker, csv and jsonl records (whose
+        // formatting costs about as much as an easy puzzle's solve) are formatted on the
+        // writer thread, beside it (Kaggle 1M CSV: 1.69 s instead of 2.22 s).
+        let records = writer.renderer().filter(|_| job.threads > 1);
+        let render = match (&records, args.format) {
+            (Some(records), _) => Some(records as &dyn Render<_>),
+            (None, OutputFormat::Line) => Some(&LineRender as &dyn Render<_>),
+            (None, _) => None,
+        };
         bar.next_input(reader.bytes_read(), totals.stats.records);
         let fold = FoldFine {
             file: &label,
