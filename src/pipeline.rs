@@ -8,9 +8,10 @@
 //!  reader thread ──batch──▶ [2] ──▶ parse, solve, render (rayon, N threads) ──▶ [2] ──▶ writer thread
 //! ```
 //!
-//! With a [`Render`] (solve's line output), the workers also format each block's results
-//! into the batch's byte buffer, so the writer thread only writes bytes, a whole batch at a
-//! time when its records fill their regions; the byte buffers go back to the workers. A
+//! With a [`Render`] (solve's output), the workers also format each block's results into
+//! the batch's byte buffer (records of unbounded length, csv and jsonl, into a vector per
+//! block first), so the writer thread only writes bytes, a whole batch at a time when its
+//! records fill their regions; the byte buffers go back to the workers. A
 //! [`Fold`] next to it counts the results that need nothing in input order (solved puzzles)
 //! on the workers too, into per-worker totals: only the others (bad records, for messages and
 //! `--strict`) are kept for the collect step, and the fine ones are never stored.
@@ -91,7 +92,7 @@ impl<T, F: Fn(Record) -> T + Sync> Work<T> for F {
 }
 
 /// Formats results into bytes on the workers, next to the work, so that the writer thread
-/// only writes them (solve's line output). For the same result it must give the bytes its
+/// only writes them (solve's output). For the same result it must give the bytes its
 /// sink's `write` gives: a run stopped inside a block writes that block's results one by one.
 pub trait Render<T>: Sync {
     /// The most bytes one result takes; 0 when there is no such bound (csv and jsonl records
@@ -101,8 +102,9 @@ pub trait Render<T>: Sync {
     /// Write `item` at the start of `out` (at least [`max_len`](Render::max_len) bytes);
     /// returns the bytes written. Called only when `max_len` is not 0.
     fn render(&self, item: &T, out: &mut [u8]) -> usize;
-    /// Append `item` to `out`. Called only when `max_len` is 0 (the default renders through
-    /// [`render`](Render::render)).
+    /// Append `item` to `out`. Called only when `max_len` is 0, so a render without a bound
+    /// must provide it (the default, through [`render`](Render::render), serves only renders
+    /// with one).
     fn render_into(&self, item: &T, out: &mut Vec<u8>) {
         let at = out.len();
         out.resize(at + self.max_len(), 0);
@@ -592,8 +594,10 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
         // are never read. An item that gave fewer records than its slots fails the assertion
         // (one that gave more, the index), and a panic leaves before this line: the results
         // written are leaked, never read. Marks (when rendered) were written for the same
-        // slots. Why not safe code: a vector per item, appended after, allocates once per ~60
-        // records (tests/pipeline_alloc.rs allows far less) and moves every result once more.
+        // slots. Why not safe code: a vector of results per item, appended after, allocates
+        // once per ~60 records (tests/pipeline_alloc.rs allows far less for line output) and
+        // moves every result once more. (Csv and jsonl bytes do take a vector per item: their
+        // length has no bound, and their formatting costs far more than that allocation.)
         unsafe {
             done.set_len(kept_total);
             if rendered {

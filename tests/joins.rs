@@ -321,3 +321,36 @@ fn man_pages_per_command_and_completions_of_choices() {
         assert!(algorithms.contains(name), "{name} in {algorithms}");
     }
 }
+
+/// Csv and jsonl records are formatted on the workers with 2 threads and on the writer thread
+/// with 1: the same bytes, with passthrough, several inputs and bad records among them.
+#[test]
+fn records_formatted_on_the_workers_are_the_writers() {
+    let Some(kaggle) = dataset("kaggle3m_radcliffe_first1000.csv") else {
+        return;
+    };
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    // The fixture has the dataset's columns, and bad records; `mixed.txt` is a line file.
+    let (small, mixed) = (fixtures.join("kaggle3m.csv"), fixtures.join("mixed.txt"));
+    let cases: [(&[&str], [&Path; 2]); 3] = [
+        (&[], [&kaggle, &mixed]),
+        (&["--passthrough"], [&kaggle, &small]),
+        (&["--limit", "2", "--empty", "0"], [&mixed, &kaggle]),
+    ];
+    for format in ["csv", "jsonl"] {
+        for (extra, files) in cases {
+            let run = |threads: &str| {
+                let mut args = vec!["-q", "--format", format, "--batch", "7"];
+                args.extend(["--threads", threads]);
+                args.extend(extra);
+                solve(&args, &files)
+            };
+            let one = run("1");
+            assert!(
+                one.split(|&b| b == b'\n').count() > 1000,
+                "{format} {extra:?}"
+            );
+            assert!(run("2") == one, "{format} {extra:?}");
+        }
+    }
+}

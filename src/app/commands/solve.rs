@@ -198,9 +198,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     job.finish(&summary, summary.stats.problems() == 0)
 }
 
-/// What the collect step gathers: totals, difficulty, and messages about bad records. With
-/// line output, fine records are counted on the workers instead ([`FoldFine`]) and added in
-/// at the end of each input.
+/// What the collect step gathers: totals, difficulty, and messages about bad records. When
+/// the workers format the records (line output; csv and jsonl with 2 or more workers), fine
+/// records are counted there instead ([`FoldFine`]) and added in at the end of each input.
 struct Totals {
     stats: RunStats,
     /// The inputs before the current one.
