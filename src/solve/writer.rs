@@ -264,7 +264,10 @@ impl RecordFormat {
             write_csv_field(&mut *out, self.file.as_bytes())?;
             out.write_all(b",")?;
         }
-        write!(out, "{},", r.line)?;
+        // Numbers through `itoa`: `write!` took ~5% of a csv run (format machinery per call).
+        let mut number = itoa::Buffer::new();
+        out.write_all(number.format(r.line).as_bytes())?;
+        out.write_all(b",")?;
         if !self.columns.passthrough {
             if let Some(id) = r.input.as_ref().and_then(|i| i.id.as_ref()) {
                 write_csv_field(&mut *out, id.as_bytes())?;
@@ -276,11 +279,13 @@ impl RecordFormat {
         write_grid(&mut *out, o.and_then(|o| o.solution).as_ref(), b'0')?;
         let (solutions, guesses, nodes) =
             o.map_or((0, 0, 0), |o| (o.solutions, o.guesses, o.nodes));
-        write!(
-            out,
-            ",{},{solutions},{guesses},{nodes},",
-            r.status().as_str()
-        )?;
+        out.write_all(b",")?;
+        out.write_all(r.status().as_str().as_bytes())?;
+        for n in [u64::from(solutions), guesses, nodes] {
+            out.write_all(b",")?;
+            out.write_all(number.format(n).as_bytes())?;
+        }
+        out.write_all(b",")?;
         if let Some(e) = r.error() {
             write_csv_field(&mut *out, e.as_bytes())?;
         }

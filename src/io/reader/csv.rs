@@ -57,7 +57,7 @@ impl CsvLayout {
         let (mut puzzle, mut solution, mut id) = (None, None, None);
         // With the text kept, every field is split (a quote-free row's fields are its text
         // between delimiters, as the row reader splits it).
-        let mut fields = keep_text.then(::csv::ByteRecord::new);
+        let mut fields = keep_text.then(|| ::csv::ByteRecord::with_capacity(row.len(), last + 1));
         let ends = memchr::memchr_iter(self.delimiter, row).chain([row.len()]);
         let (mut index, mut start) = (0, 0);
         for end in ends {
