@@ -38,14 +38,10 @@ impl CsvLayout {
 
     /// The record of a quote-free `row` (without its `\n`) on `line`: what
     /// [`CsvReader::next`] gives for it, with its text when `keep_text` (the row's fields as
-    /// split, for passthrough). `None` for a [`blank_row`].
+    /// split, for passthrough). `None` for a [`blank_row`]. (The workers take the common row
+    /// through [`plain_puzzle`](Self::plain_puzzle) first.)
     #[inline]
     pub(super) fn record(&self, line: u64, row: &[u8], keep_text: bool) -> Option<Record> {
-        if !keep_text {
-            if let Some(grid) = self.plain_puzzle(row) {
-                return Some(Record::plain(line, grid));
-            }
-        }
         if blank_row(row, self.delimiter) {
             return None;
         }
