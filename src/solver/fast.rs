@@ -248,6 +248,15 @@
 //!   changed per branch) cost more than the smaller trees saved: `bench --threads 1 --limit
 //!   2`, 15 alternating 0.5 s runs, 1106 0.96 of before (counting alone 0.95), 11+ 0.94-0.95
 //!   (5 runs). Only a much cheaper column view would make it pay.
+//! - kept (twelfth session, 2026-12-01, Zen 4): on the `bmi2` path, the band update's
+//!   mini-row occupancy as one PEXT of the word folded onto each mini-row's first cell
+//!   (`occupancy_bmi2`) instead of three `SHRINK` lookups (a shift-and-mask version, a
+//!   longer chain, had lost in the third session; Zen 2's slow PEXT keeps the lookups on
+//!   the `avx2` path). Callgrind, output identical: shuffled 1106 L2 258.6M → 248.4M
+//!   instructions (−4.0%), Kaggle 20k 128.9M → 123.5M (−4.2%), serg 2k L1 37.8M → 36.4M
+//!   (−3.7%). `bench --threads 1`, 0.5 s runs alternating, medians of the pairwise ratios:
+//!   shuffled `--seed 7` 1106 L2 1.037 (15 runs), 11+ L2 1.040 (15); 1106 as given L1 1.055
+//!   (15); top1465 L2 1.008 (11), serg L1 1.028 (11) (spreads ±15-25%: a noisy hour).
 //! - lost (eighth session): the set-up's band words found by the path (AVX2: a 32-byte compare
 //!   and `movemask` per band and digit, instead of 128-bit masks split by shifts) and the
 //!   digit-by-digit set-up as shifts and masks over the 27 words (instead of lookups and
@@ -285,7 +294,7 @@
 mod bands;
 mod paths;
 
-use bands::{branch_on_configs, occupancy, BandStep};
+use bands::{branch_on_configs, BandStep};
 use paths::{new_state, run, Isa};
 
 use super::simd::SimdPath;
@@ -455,10 +464,10 @@ impl State {
 
     /// Band update of word `i` (digit `i / 3`, band `i % 3`; see the module docs).
     #[inline(always)]
-    fn update_word(&mut self, i: usize) -> Result<(), Contradiction> {
+    unsafe fn update_word<P: Isa>(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i % 3;
         let mut a = self.cand[i];
-        a &= COMPLEX[occupancy(a)];
+        a &= COMPLEX[P::occupancy(a)];
         if a == 0 {
             return Err(Contradiction);
         }
@@ -519,7 +528,7 @@ impl State {
                 let i = pending.trailing_zeros() as usize;
                 pending &= pending - 1;
                 dirty |= 1 << (i / 3);
-                self.update_word(i)?;
+                self.update_word::<P>(i)?;
             }
         }
     }
@@ -552,7 +561,7 @@ impl State {
             let i = hint.trailing_zeros() as usize;
             hint &= hint - 1;
             dirty |= 1 << (i / 3);
-            self.update_word(i)?;
+            self.update_word::<P>(i)?;
         }
         Ok(dirty)
     }
