@@ -257,6 +257,13 @@
 //!   (−3.7%). `bench --threads 1`, 0.5 s runs alternating, medians of the pairwise ratios:
 //!   shuffled `--seed 7` 1106 L2 1.037 (15 runs), 11+ L2 1.040 (15); 1106 as given L1 1.055
 //!   (15); top1465 L2 1.008 (11), serg L1 1.028 (11) (spreads ±15-25%: a noisy hour).
+//!   Lost beside it (same session): a word's row singles found by `r & (r - 1)` per row
+//!   instead of three `SINGLE9` lookups (+1.5% instructions, `bench` 0.972 on shuffled 1106
+//!   L2, 15 runs); and the band update's 9-digit clear as three 8-word AVX2 ANDs (the other
+//!   bands' lanes AND with all ones) instead of 9 narrow ones: 0.80 on shuffled 1106 L2 (9
+//!   runs). Those 32-byte loads come right after the update's 4-byte stores to the same
+//!   words, the pattern the ninth session suspected of waiting on store forwarding; a loss
+//!   that large from 3 wide operations in place of 9 narrow ones supports that suspicion.
 //! - lost (eighth session): the set-up's band words found by the path (AVX2: a 32-byte compare
 //!   and `movemask` per band and digit, instead of 128-bit masks split by shifts) and the
 //!   digit-by-digit set-up as shifts and masks over the 27 words (instead of lookups and
