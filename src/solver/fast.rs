@@ -470,6 +470,9 @@ impl State {
     }
 
     /// Band update of word `i` (digit `i / 3`, band `i % 3`; see the module docs).
+    ///
+    /// # Safety
+    /// The CPU supports `P`'s path.
     #[inline(always)]
     unsafe fn update_word<P: Isa>(&mut self, i: usize) -> Result<(), Contradiction> {
         let band = i % 3;

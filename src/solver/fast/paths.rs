@@ -175,9 +175,10 @@ macro_rules! x86_path {
             search_body::<$name, CAREFUL, RULE>(st, tally, hint);
         }
 
-        // SAFETY: the features are used only inside `$new`, `$search`, `stack_filter_bmi2` and
-        // `changed_words_avx2` (every x86 path enables AVX2), whose
-        // callers promise (via this trait's contract) that the CPU has them.
+        // SAFETY: the features are used only inside `$new`, `$search`, `stack_filter_bmi2`,
+        // `occupancy_bmi2` (both on the BMI2 path only) and `changed_words_avx2` (every x86
+        // path enables AVX2), whose callers promise (via this trait's contract) that the CPU
+        // has them.
         #[cfg(target_arch = "x86_64")]
         unsafe impl Isa for $name {
             #[inline(always)]
