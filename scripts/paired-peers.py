@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -51,7 +52,14 @@ def main():
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     ours, peer = build()
-    work = tempfile.mkdtemp()
+    work = tempfile.mkdtemp()  # the shuffled copies; removed at the end
+    try:
+        measure(args, ours, peer, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(args, ours, peer, work):
     solvers = {
         "ours": lambda f, n: json.loads(run([ours, "bench", "--threads", "1", "--limit",
                                              str(args.limit), "--json", f]).splitlines()[0])
