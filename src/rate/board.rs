@@ -1,0 +1,345 @@
+//! The candidate grid the techniques read: one 9-bit mask per cell and one 9-bit position
+//! mask per house and digit, kept in step by [`Board::remove`] and [`Board::place`].
+//!
+//! Houses are numbered as Sudoku Explainer lists its region types (blocks, rows, columns):
+//! `0..9` blocks (left to right, top to bottom), `9..18` rows, `18..27` columns. A cell's
+//! *index* in a house is its position in SE's order: `x` in a row, `y` in a column,
+//! `(y % 3) * 3 + x % 3` in a block. Position masks use that index, so "the first position"
+//! means what it means to SE.
+
+/// Cells of a grid.
+pub(crate) const CELLS: usize = 81;
+
+/// First house of each kind.
+pub(crate) const BLOCK: usize = 0;
+/// First row house.
+pub(crate) const ROW: usize = 9;
+/// First column house.
+pub(crate) const COL: usize = 18;
+
+/// All nine digits as a mask (bit `d - 1` for digit `d`).
+pub(crate) const ALL_DIGITS: u16 = 0x1FF;
+
+const fn build_house_cells() -> [[u8; 9]; 27] {
+    let mut t = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut k = 0;
+        while k < 9 {
+            let (by, bx) = (i / 3 * 3, i % 3 * 3);
+            t[BLOCK + i][k] = ((by + k / 3) * 9 + bx + k % 3) as u8;
+            t[ROW + i][k] = (i * 9 + k) as u8;
+            t[COL + i][k] = (k * 9 + i) as u8;
+            k += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// `HOUSE_CELLS[h][i]`: the cell at index `i` of house `h`.
+pub(crate) const HOUSE_CELLS: [[u8; 9]; 27] = build_house_cells();
+
+const fn build_cell_houses() -> [[u8; 3]; CELLS] {
+    let mut t = [[0u8; 3]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (y, x) = (c / 9, c % 9);
+        t[c] = [
+            (BLOCK + y / 3 * 3 + x / 3) as u8,
+            (ROW + y) as u8,
+            (COL + x) as u8,
+        ];
+        c += 1;
+    }
+    t
+}
+
+/// `CELL_HOUSES[c]`: the block, row and column of cell `c` (in SE's region-type order).
+pub(crate) const CELL_HOUSES: [[u8; 3]; CELLS] = build_cell_houses();
+
+const fn build_cell_index() -> [[u8; 3]; CELLS] {
+    let mut t = [[0u8; 3]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let (y, x) = (c / 9, c % 9);
+        t[c] = [(y % 3 * 3 + x % 3) as u8, x as u8, y as u8];
+        c += 1;
+    }
+    t
+}
+
+/// `CELL_INDEX[c]`: the index of cell `c` in its block, row and column.
+pub(crate) const CELL_INDEX: [[u8; 3]; CELLS] = build_cell_index();
+
+const fn build_house_masks() -> [u128; 27] {
+    let mut t = [0u128; 27];
+    let mut h = 0;
+    while h < 27 {
+        let mut k = 0;
+        while k < 9 {
+            t[h] |= 1u128 << HOUSE_CELLS[h][k];
+            k += 1;
+        }
+        h += 1;
+    }
+    t
+}
+
+/// `HOUSE_MASK[h]`: the cells of house `h` as an 81-bit set.
+pub(crate) const HOUSE_MASK: [u128; 27] = build_house_masks();
+
+const fn build_peers() -> [u128; CELLS] {
+    let mut t = [0u128; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let hs = CELL_HOUSES[c];
+        t[c] =
+            (HOUSE_MASK[hs[0] as usize] | HOUSE_MASK[hs[1] as usize] | HOUSE_MASK[hs[2] as usize])
+                & !(1u128 << c);
+        c += 1;
+    }
+    t
+}
+
+/// `PEERS[c]`: the 20 cells that share a house with `c`.
+pub(crate) const PEERS: [u128; CELLS] = build_peers();
+
+/// SE's `getHouseCells` order: the block's cells, then the row's, then the column's, each in
+/// index order, without repeats and without the cell itself. Every cell has 20.
+const fn build_house_order() -> [[u8; 20]; CELLS] {
+    let mut t = [[0u8; 20]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut seen = 1u128 << c;
+        let mut n = 0;
+        let mut kind = 0;
+        while kind < 3 {
+            let h = CELL_HOUSES[c][kind] as usize;
+            let mut k = 0;
+            while k < 9 {
+                let o = HOUSE_CELLS[h][k];
+                if seen >> o & 1 == 0 {
+                    seen |= 1u128 << o;
+                    t[c][n] = o;
+                    n += 1;
+                }
+                k += 1;
+            }
+            kind += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// `HOUSE_ORDER[c]`: the peers of `c` in the order SE visits a cell's houses.
+pub(crate) const HOUSE_ORDER: [[u8; 20]; CELLS] = build_house_order();
+
+/// Iterates the set bits of an 81-bit cell set, lowest first.
+#[inline]
+pub(crate) fn cells_of(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            Some(c)
+        }
+    })
+}
+
+/// Iterates the digits (0-based) of a 9-bit mask, lowest first.
+#[inline]
+pub(crate) fn digits_of(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let d = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(d)
+        }
+    })
+}
+
+/// Candidates and values of one grid, as the techniques see it.
+#[derive(Clone)]
+pub(crate) struct Board {
+    /// Placed digit (1..=9) or 0.
+    pub values: [u8; CELLS],
+    /// Candidates of each empty cell (bit `d` for digit `d + 1`); 0 for filled cells.
+    pub cands: [u16; CELLS],
+    /// `pos[h][d]`: the indexes in house `h` where digit `d + 1` may still go.
+    pub pos: [[u16; 9]; 27],
+    /// `planes[d]`: the cells where digit `d + 1` may still go.
+    pub planes: [u128; 9],
+    /// Empty cells per house.
+    pub empty: [u8; 27],
+    /// Empty cells of the grid.
+    pub open: u128,
+    /// How often each digit is placed.
+    pub placed: [u8; 9],
+}
+
+impl Board {
+    /// An empty board (every cell empty, no candidates): the scratch a rater starts from.
+    pub(crate) const fn blank() -> Board {
+        Board {
+            values: [0; CELLS],
+            cands: [0; CELLS],
+            pos: [[0; 9]; 27],
+            planes: [0; 9],
+            empty: [0; 27],
+            open: 0,
+            placed: [0; 9],
+        }
+    }
+
+    /// Sets up the board of a puzzle's givens (`cells[i]` 0 or 1..=9) with the candidates SE
+    /// starts from: every digit no given of a cell's houses holds.
+    pub(crate) fn load(&mut self, cells: &[u8; CELLS]) {
+        let mut used = [0u16; 27];
+        self.placed = [0; 9];
+        self.open = 0;
+        for (c, &v) in cells.iter().enumerate() {
+            self.values[c] = v;
+            if v == 0 {
+                self.open |= 1u128 << c;
+            } else {
+                let bit = 1u16 << (v - 1);
+                self.placed[v as usize - 1] += 1;
+                for &h in &CELL_HOUSES[c] {
+                    used[h as usize] |= bit;
+                }
+            }
+        }
+        self.planes = [0; 9];
+        for c in 0..CELLS {
+            self.cands[c] = if cells[c] == 0 {
+                let hs = CELL_HOUSES[c];
+                ALL_DIGITS & !(used[hs[0] as usize] | used[hs[1] as usize] | used[hs[2] as usize])
+            } else {
+                0
+            };
+            for d in digits_of(self.cands[c]) {
+                self.planes[d] |= 1u128 << c;
+            }
+        }
+        for h in 0..27 {
+            let mut empty = 0;
+            let mut pos = [0u16; 9];
+            for (i, &c) in HOUSE_CELLS[h].iter().enumerate() {
+                let c = c as usize;
+                if self.values[c] == 0 {
+                    empty += 1;
+                }
+                for d in digits_of(self.cands[c]) {
+                    pos[d] |= 1 << i;
+                }
+            }
+            self.pos[h] = pos;
+            self.empty[h] = empty;
+        }
+    }
+
+    /// Whether every cell holds a digit.
+    #[inline]
+    pub(crate) fn solved(&self) -> bool {
+        self.open == 0
+    }
+
+    /// Removes candidate `d` (0-based) from cell `c`, if it is there.
+    #[inline]
+    pub(crate) fn remove(&mut self, c: usize, d: usize) {
+        let bit = 1u16 << d;
+        if self.cands[c] & bit == 0 {
+            return;
+        }
+        self.cands[c] &= !bit;
+        self.planes[d] &= !(1u128 << c);
+        let hs = CELL_HOUSES[c];
+        let ix = CELL_INDEX[c];
+        for k in 0..3 {
+            self.pos[hs[k] as usize][d] &= !(1u16 << ix[k]);
+        }
+    }
+
+    /// Removes every digit of `mask` from cell `c`.
+    #[inline]
+    pub(crate) fn remove_mask(&mut self, c: usize, mask: u16) {
+        for d in digits_of(mask & self.cands[c]) {
+            self.remove(c, d);
+        }
+    }
+
+    /// Places digit `d` (0-based) in cell `c` and removes it from the cell's houses, as SE's
+    /// `setValueAndCancel` does.
+    pub(crate) fn place(&mut self, c: usize, d: usize) {
+        self.remove_mask(c, self.cands[c]);
+        self.values[c] = d as u8 + 1;
+        self.open &= !(1u128 << c);
+        self.placed[d] += 1;
+        for &h in &CELL_HOUSES[c] {
+            self.empty[h as usize] -= 1;
+        }
+        for o in cells_of(self.planes[d] & PEERS[c]) {
+            self.remove(o, d);
+        }
+    }
+
+    /// The cell at index `i` of house `h`.
+    #[inline]
+    pub(crate) fn cell(h: usize, i: usize) -> usize {
+        HOUSE_CELLS[h][i] as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_agree() {
+        for c in 0..CELLS {
+            for k in 0..3 {
+                let h = CELL_HOUSES[c][k] as usize;
+                assert_eq!(HOUSE_CELLS[h][CELL_INDEX[c][k] as usize] as usize, c);
+            }
+            assert_eq!(PEERS[c].count_ones(), 20);
+            let order = HOUSE_ORDER[c];
+            let mut set = 0u128;
+            for &o in &order {
+                set |= 1u128 << o;
+            }
+            assert_eq!(set, PEERS[c]);
+        }
+        // r1c1's block comes first, then the rest of row 1, then the rest of column 1.
+        assert_eq!(&HOUSE_ORDER[0][..10], &[1, 2, 9, 10, 11, 18, 19, 20, 3, 4]);
+    }
+
+    #[test]
+    fn place_keeps_masks_in_step() {
+        let mut cells = [0u8; CELLS];
+        cells[0] = 5;
+        let mut b = Board::blank();
+        b.load(&cells);
+        b.place(40, 2);
+        for h in 0..27 {
+            for d in 0..9 {
+                let mut pos = 0u16;
+                for i in 0..9 {
+                    if b.cands[Board::cell(h, i)] >> d & 1 != 0 {
+                        pos |= 1 << i;
+                    }
+                }
+                assert_eq!(pos, b.pos[h][d]);
+            }
+        }
+        assert_eq!(b.cands[40], 0);
+        assert_eq!(b.cands[41] & 0b100, 0);
+        assert_eq!(b.cands[1] & 0b10000, 0);
+        assert_eq!(b.open.count_ones(), 79);
+    }
+}
