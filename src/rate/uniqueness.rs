@@ -43,6 +43,8 @@ struct Search<'a> {
     loop_cells: [u8; CELLS],
     len: usize,
     members: u128,
+    /// Houses of the cells at even and at odd positions of the path.
+    parity: [u32; 2],
     best: Best,
     hint: &'a mut Hint,
 }
@@ -69,6 +71,7 @@ pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
             loop_cells: [0; CELLS],
             len: 0,
             members: 0,
+            parity: [0; 2],
             best,
             hint: &mut *hint,
         };
@@ -81,7 +84,13 @@ pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
 impl Search<'_> {
     /// SE's `checkForLoops`: `last` is the kind of house (0 block, 1 row, 2 column, 3 none)
     /// the path came through.
+    ///
+    /// A path whose even (or odd) cells cover a house twice can only close into loops SE's
+    /// validity test rejects, so it is not walked further; the walk still accounts for the
+    /// cell's extra digits as SE does (they count for the cell's later siblings).
     fn walk(&mut self, cell: usize, allowed: i32, ex_parent: u16, last: usize) {
+        let side = self.len % 2;
+        self.parity[side] |= HOUSE_BITS[cell];
         self.loop_cells[self.len] = cell as u8;
         self.len += 1;
         self.members |= 1u128 << cell;
@@ -100,7 +109,8 @@ impl Search<'_> {
                     let pot = self.b.cands[next];
                     ex |= pot & !pair;
                     let card = pot.count_ones();
-                    if card == 2 || ex.count_ones() == 1 || allowed > 0 {
+                    let open = HOUSE_BITS[next] & self.parity[self.len % 2] == 0;
+                    if open && (card == 2 || ex.count_ones() == 1 || allowed > 0) {
                         let allowed = allowed - i32::from(card > 2);
                         self.walk(next, allowed, ex, kind);
                     }
@@ -109,21 +119,13 @@ impl Search<'_> {
         }
         self.len -= 1;
         self.members &= !(1u128 << cell);
+        self.parity[side] &= !HOUSE_BITS[cell];
     }
 
-    /// SE's `isValidLoop`: even and odd cells each cover distinct houses, the same ones.
+    /// SE's `isValidLoop`: even and odd cells each cover distinct houses (the walk keeps
+    /// to such paths), the same ones.
     fn valid(&self) -> bool {
-        let (mut even, mut odd) = (0u32, 0u32);
-        for (i, &c) in self.loop_cells[..self.len].iter().enumerate() {
-            let set = if i % 2 == 0 { &mut even } else { &mut odd };
-            for &h in &CELL_HOUSES[c as usize] {
-                if *set >> h & 1 != 0 {
-                    return false;
-                }
-                *set |= 1 << h;
-            }
-        }
-        even == odd
+        self.parity[0] == self.parity[1]
     }
 
     fn base_rating(&self) -> f64 {
@@ -419,6 +421,20 @@ fn fill_start(hint: &mut Hint, len: usize, cells: &[u8; CELLS], pair: u16, kind:
     }
     hint.digits = pair;
 }
+
+const fn build_house_bits() -> [u32; CELLS] {
+    let mut t = [0u32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let hs = CELL_HOUSES[c];
+        t[c] = 1 << hs[0] | 1 << hs[1] | 1 << hs[2];
+        c += 1;
+    }
+    t
+}
+
+/// The block, row and column of each cell as a 27-bit set.
+const HOUSE_BITS: [u32; CELLS] = build_house_bits();
 
 /// A rating as SE prints it: `(int) ((x + 0.05) * 10)`.
 pub(crate) fn tenths(x: f64) -> u8 {
