@@ -20,6 +20,10 @@ pub(crate) struct Hint {
     pub n_cells: u8,
     /// The digits the hint rests on.
     pub digits: u16,
+    /// SE's difficulty as the double it computes, for chaining hints (their length bonus
+    /// is a sum of 0.1s, so two hints printed alike can differ: 6.6 + 0.1 < 6.5 + 0.2);
+    /// `None` for the others, whose difficulties are SE's literals.
+    pub exact: Option<f64>,
 }
 
 impl Hint {
@@ -33,6 +37,7 @@ impl Hint {
             cells: [0; CELLS],
             n_cells: 0,
             digits: 0,
+            exact: None,
         }
     }
 
@@ -48,6 +53,7 @@ impl Hint {
         self.place = None;
         self.n_cells = 0;
         self.digits = 0;
+        self.exact = None;
     }
 
     /// Starts a hint of `technique` at `difficulty` (tenths).

@@ -46,9 +46,12 @@
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's chains and forcing chains (6.5 and up, and aligned triplet exclusion, 7.5) come next
-//! and are not in the engine: a puzzle whose path needs them is **capped**: its rating is the
-//! path so far and [`Rating::capped`] is set, never a wrong number.
+//! | 21 | Bidirectional X-/Y-Cycle, Generalized X-Wing, Bidirectional Cycle; Forcing X-Chain, Turbot Fish, Forcing Chain | 6.5 / 7.0; 6.6 / 7.0; + length bonus | SE's "Forcing Chains & Cycles": loops and chains of implications on one digit's strong links (X), bivalue cells (Y) or both; all collected, the least (difficulty, length, kind) first ([`chains`](self)) |
+//! | 22 | Aligned Triplet Exclusion | 7.5 | three cells whose value triples would empty a common peer |
+//!
+//! SE's later chain producers (Nishio forcing chains, 7.5, and beyond) are not in the
+//! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
+//! [`Rating::capped`] is set, never a wrong number.
 //!
 //! # The Sukaku ladder ([`Ladder::Sukaku`])
 //!
@@ -95,6 +98,7 @@
 
 mod board;
 mod bug;
+mod chains;
 mod exclusion;
 mod hint;
 mod singles;
@@ -289,6 +293,24 @@ techniques! {
     Bug4 => "BUG type 4",
     /// Two cells whose candidate pairs are cut down by bivalue cells seeing both.
     AlignedPairExclusion => "Aligned Pair Exclusion",
+    /// A loop of one digit's strong and weak links.
+    BidirectionalXCycle => "Bidirectional X-Cycle",
+    /// An X-cycle through four cells.
+    GeneralizedXWing => "Generalized X-Wing",
+    /// A loop through bivalue cells.
+    BidirectionalYCycle => "Bidirectional Y-Cycle",
+    /// A loop of links of both kinds.
+    BidirectionalCycle => "Bidirectional Cycle",
+    /// A chain of one digit from a candidate to its own negation.
+    ForcingXChain => "Forcing X-Chain",
+    /// A forcing X-chain of six potentials.
+    TurbotFish => "Turbot Fish",
+    /// A chain of links of both kinds from a candidate to its own negation.
+    ForcingChain => "Forcing Chain",
+    /// Three cells whose value combinations are cut down by cells seeing all three.
+    AlignedTripletExclusion => "Aligned Triplet Exclusion",
+    /// An assumption on one digit whose consequences, on that digit's places alone, clash.
+    NishioForcingChains => "Nishio Forcing Chains",
 }
 
 impl fmt::Display for Technique {
@@ -437,6 +459,7 @@ pub struct Rater {
     board: Board,
     hint: Hint,
     eliminations: [Elimination; 729],
+    chains: Box<chains::Chains>,
 }
 
 impl Rater {
@@ -447,6 +470,7 @@ impl Rater {
             board: Board::blank(),
             hint: Hint::new(),
             eliminations: [Elimination { cell: 0, digit: 0 }; 729],
+            chains: chains::Chains::new(),
         }
     }
 
@@ -481,14 +505,23 @@ impl Rater {
     fn run(
         &mut self,
         puzzle: &Grid,
-        _solution: &Grid,
+        solution: &Grid,
         mut on_step: Option<&mut dyn FnMut(&Step<'_>)>,
     ) -> Rating {
         self.board.load(puzzle.cells());
         let ladder = self.ladder();
         let mut rating = Rating::default();
+        let mut er_exact = 0.0f64;
         while !self.board.solved() {
-            if !find(ladder, &mut self.board, &mut self.hint) {
+            let found = find(ladder, &mut self.board, &mut self.hint)
+                || (self.options.ladder == Ladder::Se
+                    && self.chains.find(
+                        &self.board,
+                        &mut self.hint,
+                        solution.cells(),
+                        self.options.max_rating,
+                    ));
+            if !found {
                 rating.capped = true;
                 break;
             }
@@ -497,7 +530,10 @@ impl Rater {
                 rating.capped = true;
                 break;
             }
-            if difficulty > rating.er {
+            // SE keeps the hardest step by comparing its doubles.
+            let exact = self.hint.exact.unwrap_or(f64::from(difficulty.0) / 10.0);
+            if rating.steps == 0 || exact > er_exact {
+                er_exact = exact;
                 rating.er = difficulty;
                 rating.hardest = Some(self.hint.technique);
             }

@@ -1,0 +1,379 @@
+//! SE's first chaining producer, "Forcing Chains & Cycles" (`Chaining(false, false, false,
+//! 0)`): bidirectional cycles and forcing chains on X links, Y links or both.
+//!
+//! SE runs, for each pass (X links only, then Y only, then both), for each cell row by row
+//! with two candidates or more (bivalue cells only in the Y pass), for each of its digits
+//! `s`, breadth-first searches from "s on" (finding cycles back to "s on" and the chain to
+//! "s off") and, in the X and XY passes, from "s off" (the chain to "s on"). Each potential
+//! gets its parent when first reached, so each search is a tree and every chain is a path of
+//! it; a chain's complexity is its number of potentials.
+//!
+//! - Cycle: while an "on" potential `p` of depth 3 or more is expanded, each "off" potential
+//!   `x` it reaches that is not an ancestor of `p` and links strongly back to "s on" closes a
+//!   loop. It eliminates each digit, outside the loop's cells, from cells seeing an "on" and
+//!   an "off" potential of that digit on the loop; a loop eliminating nothing is no hint.
+//!   Difficulty 6.5 (X, Y) or 7.0 (XY) plus the length bonus.
+//! - Forcing chain: the first "on" potential whose expansion reaches "s off" proves `s` false
+//!   (s is removed); the first "off" potential whose expansion reaches "s on" proves `s` true
+//!   (placed). Difficulty 6.6 (X) or 7.0 (XY) plus the bonus.
+//!
+//! The step takes the first found of the least `(difficulty, complexity, sort key)` ([`Key`]),
+//! the pass order and cycles-before-chains of one start being SE's discovery order. What
+//! is searched is cut without changing that hint:
+//! - a search stops at the depth where no chain can beat the best hint so far (the
+//!   complexity of a chain found at depth `d` is `d + 1`, and the bonus only grows);
+//! - "s on ⇒ s off" is looked for only from digits the solution does not hold, "s off ⇒ s
+//!   on" only from the solution's digits: every link is sound on a grid whose candidates
+//!   still hold the solution, so a true candidate never implies its own removal, nor a false
+//!   one its own placement;
+//! - a pass is skipped when its cheapest possible hint cannot beat the best one.
+
+use super::key::Key;
+use super::links::{
+    conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
+};
+use crate::rate::board::{cells_of, digits_of, Board, CELLS, PEERS};
+
+/// What the best hint so far is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A loop; `Rules` tells the pass.
+    Cycle(Pass),
+    /// A forcing chain from the start to its negation.
+    Chain(Pass),
+}
+
+/// The three passes of the producer, in SE's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pass {
+    X,
+    Y,
+    XY,
+}
+
+impl Pass {
+    const ALL: [Pass; 3] = [Pass::X, Pass::Y, Pass::XY];
+
+    pub(crate) fn rules(self) -> Rules {
+        match self {
+            Pass::X => Rules { x: true, y: false },
+            Pass::Y => Rules { x: false, y: true },
+            Pass::XY => Rules { x: true, y: true },
+        }
+    }
+
+    /// Base difficulties of a cycle and a forcing chain, and SE's sort key.
+    fn bases(self) -> (f64, f64, u8) {
+        match self {
+            Pass::X => (6.5, 6.6, 2),
+            Pass::Y => (6.5, f64::INFINITY, 3),
+            Pass::XY => (7.0, 7.0, 4),
+        }
+    }
+}
+
+/// Longest chain kept for reporting (a longer one is reported cut short).
+pub(crate) const PATH: usize = 256;
+
+/// The best hint of the producer so far.
+pub(crate) struct Best {
+    pub key: Key,
+    pub kind: Kind,
+    /// The potentials from the assumption to the conclusion (for a cycle, back to the start).
+    pub path: [u16; PATH],
+    pub len: usize,
+    /// A cycle's eliminations per digit.
+    pub elim: [u128; 9],
+}
+
+impl Best {
+    pub(crate) const fn new() -> Best {
+        Best {
+            key: Key::NONE,
+            kind: Kind::Chain(Pass::X),
+            path: [0; PATH],
+            len: 0,
+            elim: [0; 9],
+        }
+    }
+}
+
+/// Breadth-first search scratch over the potentials.
+pub(crate) struct Search {
+    stamp: u32,
+    mark: [u32; POTENTIALS],
+    parent: [u16; POTENTIALS],
+    depth: [u16; POTENTIALS],
+    queue: [u16; POTENTIALS],
+}
+
+/// A cycle closed during one search: its key, the "on" potential expanded and the "off" one.
+#[derive(Clone, Copy)]
+struct Closing {
+    key: Key,
+    on: u16,
+    off: u16,
+    elim: [u128; 9],
+}
+
+impl Search {
+    pub(crate) const fn new() -> Search {
+        Search {
+            stamp: 0,
+            mark: [0; POTENTIALS],
+            parent: [0; POTENTIALS],
+            depth: [0; POTENTIALS],
+            queue: [0; POTENTIALS],
+        }
+    }
+
+    fn start(&mut self, root: u16) -> usize {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark = [0; POTENTIALS];
+            self.stamp = 1;
+        }
+        self.visit(root, root, 1, 0)
+    }
+
+    #[inline]
+    fn visit(&mut self, p: u16, parent: u16, depth: u16, tail: usize) -> usize {
+        self.mark[p as usize] = self.stamp;
+        self.parent[p as usize] = parent;
+        self.depth[p as usize] = depth;
+        self.queue[tail] = p;
+        tail + 1
+    }
+
+    #[inline]
+    fn seen(&self, p: u16) -> bool {
+        self.mark[p as usize] == self.stamp
+    }
+
+    /// Whether `a` is a proper ancestor of `p` in the current tree.
+    fn is_ancestor(&self, mut p: u16, a: u16) -> bool {
+        while self.depth[p as usize] > 1 {
+            p = self.parent[p as usize];
+            if p == a {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Copies the tree path from the root to `p` into `path`, leaving room for `extra`
+    /// potentials after it (a path longer than [`PATH`] keeps its beginning); returns the
+    /// length with the extra ones.
+    fn path_to(&self, p: u16, path: &mut [u16; PATH], extra: usize) -> usize {
+        let depth = self.depth[p as usize] as usize;
+        let kept = depth.min(PATH - extra);
+        let mut q = p;
+        for i in (0..depth).rev() {
+            if i < kept {
+                path[i] = q;
+            }
+            q = self.parent[q as usize];
+        }
+        kept + extra
+    }
+
+    /// The producer: the first of the least hints, in `best` (`best.key` is `Key::NONE` when
+    /// there is none). `solution[c]` is the solution's digit (1..=9) of cell `c`.
+    pub(crate) fn find(&mut self, b: &Board, solution: &[u8; CELLS], best: &mut Best) {
+        best.key = Key::NONE;
+        for pass in Pass::ALL {
+            let (cycle, chain, sort) = pass.bases();
+            if !Key::new(cycle.min(chain), 4, sort).before(&best.key) {
+                continue;
+            }
+            for c in cells_of(b.open) {
+                let n = b.cands[c].count_ones();
+                if n < 2 || (pass == Pass::Y && n > 2) {
+                    continue;
+                }
+                for d in digits_of(b.cands[c]) {
+                    let truth = solution[c] as usize == d + 1;
+                    let root = potential(c, d, true);
+                    self.from_on(b, root, pass, !truth && chain.is_finite(), best);
+                    if truth && chain.is_finite() {
+                        self.from_off(b, root, pass, best);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The search from "root on": cycles back to it and, if `chain`, the chain to "root off".
+    fn from_on(&mut self, b: &Board, root: u16, pass: Pass, chain: bool, best: &mut Best) {
+        let rules = pass.rules();
+        let (cycle_base, chain_base, sort) = pass.bases();
+        let root_off = conjugate(root);
+        let mut closing: Option<Closing> = None;
+        let mut chain_at: Option<u16> = None;
+        let mut want_chain = chain;
+        let mut offs = [0u16; 32];
+        let mut ons = [0u16; 4];
+        let mut tail = self.start(root);
+        let mut head = 0;
+        while head < tail {
+            let p = self.queue[head];
+            head += 1;
+            let d = u32::from(self.depth[p as usize]);
+            let bound = closing.as_ref().map_or(best.key, |c| c.key);
+            let least = (d + if is_on(p) { 1 } else { 2 }).max(4);
+            let cycles = Key::new(cycle_base, least, sort).before(&bound);
+            want_chain &= Key::new(chain_base, least, sort).before(&bound);
+            if !cycles && !want_chain {
+                break;
+            }
+            if !is_on(p) {
+                let n = off_to_on(b, p, rules, &mut ons);
+                for &q in &ons[..n] {
+                    if !self.seen(q) {
+                        tail = self.visit(q, p, d as u16 + 1, tail);
+                    }
+                }
+                continue;
+            }
+            let n = on_to_off(b, p, rules.y, &mut offs);
+            for &x in &offs[..n] {
+                if want_chain && x == root_off {
+                    chain_at = Some(p);
+                    want_chain = false;
+                }
+                if cycles && d >= 3 && self.closes(b, x, root, rules) {
+                    let key = Key::new(cycle_base, d + 1, sort);
+                    let bound = closing.as_ref().map_or(best.key, |c| c.key);
+                    if key.before(&bound) && !self.is_ancestor(p, x) {
+                        let mut elim = [0u128; 9];
+                        if self.cycle_eliminations(b, root, p, x, &mut elim) {
+                            closing = Some(Closing {
+                                key,
+                                on: p,
+                                off: x,
+                                elim,
+                            });
+                        }
+                    }
+                }
+                if !self.seen(x) {
+                    tail = self.visit(x, p, d as u16 + 1, tail);
+                }
+            }
+        }
+        if let Some(c) = closing {
+            if c.key.before(&best.key) {
+                best.key = c.key;
+                best.kind = Kind::Cycle(pass);
+                best.elim = c.elim;
+                best.len = self.path_to(c.on, &mut best.path, 2);
+                let len = best.len;
+                best.path[len - 2] = c.off;
+                best.path[len - 1] = root;
+            }
+        }
+        if let Some(p) = chain_at {
+            let key = Key::new(chain_base, u32::from(self.depth[p as usize]) + 1, sort);
+            if key.before(&best.key) {
+                best.key = key;
+                best.kind = Kind::Chain(pass);
+                best.len = self.path_to(p, &mut best.path, 1);
+                let len = best.len;
+                best.path[len - 1] = root_off;
+            }
+        }
+    }
+
+    /// The search from "root off" for the chain to "root on".
+    fn from_off(&mut self, b: &Board, root: u16, pass: Pass, best: &mut Best) {
+        let rules = pass.rules();
+        let (_, chain_base, sort) = pass.bases();
+        let mut offs = [0u16; 32];
+        let mut ons = [0u16; 4];
+        let mut tail = self.start(conjugate(root));
+        let mut head = 0;
+        while head < tail {
+            let p = self.queue[head];
+            head += 1;
+            let d = u32::from(self.depth[p as usize]);
+            let least = (d + if is_on(p) { 2 } else { 1 }).max(4);
+            if !Key::new(chain_base, least, sort).before(&best.key) {
+                return;
+            }
+            if is_on(p) {
+                let n = on_to_off(b, p, rules.y, &mut offs);
+                for &x in &offs[..n] {
+                    if !self.seen(x) {
+                        tail = self.visit(x, p, d as u16 + 1, tail);
+                    }
+                }
+                continue;
+            }
+            let n = off_to_on(b, p, rules, &mut ons);
+            for &q in &ons[..n] {
+                if q == root {
+                    best.key = Key::new(chain_base, d + 1, sort);
+                    best.kind = Kind::Chain(pass);
+                    best.len = self.path_to(p, &mut best.path, 1);
+                    let len = best.len;
+                    best.path[len - 1] = root;
+                    return;
+                }
+                if !self.seen(q) {
+                    tail = self.visit(q, p, d as u16 + 1, tail);
+                }
+            }
+        }
+    }
+
+    /// Whether "off" potential `x` links strongly back to `root` ("on").
+    #[inline]
+    fn closes(&self, b: &Board, x: u16, root: u16, rules: Rules) -> bool {
+        let (xc, rc) = (x as usize >> 1, root as usize >> 1);
+        let (x_cell, r_cell) = (xc / 9, rc / 9);
+        if x_cell != r_cell && (PEERS[r_cell] >> x_cell & 1 == 0 || digit_of(x) != digit_of(root)) {
+            return false;
+        }
+        let mut ons = [0u16; 4];
+        let n = off_to_on(b, x, rules, &mut ons);
+        ons[..n].contains(&root)
+    }
+
+    /// A cycle's eliminations: digits outside the loop's cells seeing an "on" and an "off"
+    /// potential of theirs on the loop. Whether there is any.
+    fn cycle_eliminations(
+        &self,
+        b: &Board,
+        root: u16,
+        on: u16,
+        off: u16,
+        elim: &mut [u128; 9],
+    ) -> bool {
+        let mut forward = [0u128; 9];
+        let mut back = [0u128; 9];
+        let mut cells = 0u128;
+        let mut add = |p: u16| {
+            let c = p as usize >> 1;
+            let (cell, d) = (c / 9, c % 9);
+            cells |= 1u128 << cell;
+            if is_on(p) {
+                forward[d] |= PEERS[cell];
+            } else {
+                back[d] |= PEERS[cell];
+            }
+        };
+        add(root);
+        add(off);
+        let mut q = on;
+        while self.depth[q as usize] > 1 {
+            add(q);
+            q = self.parent[q as usize];
+        }
+        let mut any = 0;
+        for d in 0..9 {
+            elim[d] = forward[d] & back[d] & b.planes[d] & !cells;
+            any |= elim[d];
+        }
+        any != 0
+    }
+}

@@ -1,0 +1,133 @@
+//! The chain part of SE 1.2.1.3's ladder: the producers that run once every technique
+//! below 6.5 has found nothing.
+//!
+//! # The producers, in SE's order (`Solver.java`: `chainingHintProducers`, then the rest)
+//!
+//! | order | producer | hints, difficulty | in the engine |
+//! |---|---|---|---|
+//! | 21 | Forcing Chains & Cycles | X-/Y-cycles 6.5, XY-cycles 7.0; X-forcing chains 6.6, XY-forcing chains 7.0; + length bonus | yes ([`forcing`]) |
+//! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`triplet`]) |
+//! | 23 | Nishio Forcing Chains | 7.5 + bonus | no: capped here |
+//! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | no |
+//! | 25 | Dynamic Forcing Chains | 8.5 + bonus | no |
+//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no |
+//! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no |
+//!
+//! A step that reaches the first producer the engine does not have is **capped** (the
+//! rating so far, [`Rating::capped`](crate::rate::Rating::capped)): never a wrong number.
+//! Likewise, when `max_rating` is below a producer's least difficulty, nothing from it on
+//! can be a step under the cap, so the path stops there as capped without searching.
+//!
+//! # Definitions
+//!
+//! A *potential* is a candidate assumed true ("on") or false ("off"); [`links`] has the
+//! two rules that link them and the id layout. A chain is a path of implications, its
+//! *complexity* the number of distinct potentials on it, and SE adds to the base difficulty
+//! 0.1 each time `complexity - 2` passes 4, 6, 8, 12, 16, 24, 32, 48, ... ([`key`]). Each
+//! chaining producer gathers all its hints and takes the first of the least (difficulty,
+//! complexity, sort key) ([`key::Key`]); each module's header says what it searches and how
+//! the search is cut without changing that hint.
+
+mod forcing;
+mod key;
+mod links;
+mod triplet;
+
+use super::board::{cells_of, Board, CELLS};
+use super::hint::Hint;
+use super::{Difficulty, Technique};
+use forcing::{Kind, Pass};
+use links::{cell_of, digit_of, is_on};
+
+/// Scratch of the chain producers; one per rater, allocated once.
+pub(crate) struct Chains {
+    search: forcing::Search,
+    best: forcing::Best,
+}
+
+impl Chains {
+    /// Fresh scratch, on the heap (it is tens of kilobytes).
+    pub(crate) fn new() -> Box<Chains> {
+        Box::new(Chains {
+            search: forcing::Search::new(),
+            best: forcing::Best::new(),
+        })
+    }
+
+    /// Runs the chain producers in SE's order; the step is in `hint`. `false` when a
+    /// producer the engine does not have would be next (or `max` rules the rest out).
+    pub(crate) fn find(
+        &mut self,
+        b: &Board,
+        hint: &mut Hint,
+        solution: &[u8; CELLS],
+        max: Option<Difficulty>,
+    ) -> bool {
+        let below = |least: u8| max.is_some_and(|m| m < Difficulty(least));
+        if below(65) {
+            return false;
+        }
+        self.search.find(b, solution, &mut self.best);
+        if self.best.key.complexity != u32::MAX {
+            self.fill(b, hint);
+            return true;
+        }
+        if below(75) {
+            return false;
+        }
+        triplet::aligned_triplet(b, hint)
+    }
+
+    /// The hint of the static producer's best chain.
+    fn fill(&self, b: &Board, hint: &mut Hint) {
+        let best = &self.best;
+        let path = &best.path[..best.len];
+        let cells = path_cells(path);
+        let technique = match best.kind {
+            Kind::Cycle(Pass::X) if cells.count_ones() == 4 => Technique::GeneralizedXWing,
+            Kind::Cycle(Pass::X) => Technique::BidirectionalXCycle,
+            Kind::Cycle(Pass::Y) => Technique::BidirectionalYCycle,
+            Kind::Cycle(Pass::XY) => Technique::BidirectionalCycle,
+            Kind::Chain(Pass::XY) => Technique::ForcingChain,
+            Kind::Chain(_) if best.key.complexity == 6 => Technique::TurbotFish,
+            Kind::Chain(_) => Technique::ForcingXChain,
+        };
+        hint.start(technique, best.key.tenths());
+        hint.exact = Some(best.key.difficulty);
+        let mut seen = 0u128;
+        for &p in path {
+            let c = cell_of(p);
+            if seen >> c & 1 == 0 {
+                seen |= 1u128 << c;
+                hint.add_cell(c);
+            }
+            hint.digits |= 1 << digit_of(p);
+        }
+        match best.kind {
+            Kind::Cycle(_) => {
+                for d in 0..9 {
+                    for c in cells_of(best.elim[d]) {
+                        hint.eliminate(c, 1 << d);
+                    }
+                }
+            }
+            Kind::Chain(_) => {
+                let target = path[path.len() - 1];
+                let (c, d) = (cell_of(target), digit_of(target));
+                if is_on(target) {
+                    // SE's hint removes the cell's other candidates, then places.
+                    hint.eliminate(c, b.cands[c] & !(1 << d));
+                    hint.set_place(c, d);
+                } else {
+                    debug_assert!(b.cands[c] >> d & 1 == 1);
+                    hint.eliminate(c, 1 << d);
+                }
+            }
+        }
+    }
+}
+
+/// The cells of a chain, as a set.
+fn path_cells(path: &[u16]) -> u128 {
+    path.iter().fold(0u128, |s, &p| s | 1u128 << cell_of(p))
+}

@@ -1,0 +1,122 @@
+//! Aligned triplet exclusion (7.5), SE's `AlignedExclusion(3)`, which runs between its
+//! static chains and Nishio.
+//!
+//! Base cells (row by row): two candidates or more, no peer with a single candidate, and at
+//! least one *excluder* peer (two or three candidates). For each pair of base cells (SE's
+//! order: by the second, then the first; they need not see each other), each third base
+//! cell that is an excluder of one of the two (in the order of the first cell's peers, then
+//! the second's) makes a triplet. With two common excluders or more, a combination of
+//! values for the three cells is impossible when two cells sharing a house get the same
+//! value, or when an excluder's candidates all lie in the combination; a candidate of a base
+//! cell in no possible combination is removed. The first triplet removing anything is the
+//! hint (SE does not sort these).
+
+use crate::rate::board::{cells_of, digits_of, Board, CELLS, HOUSE_ORDER, PEERS};
+use crate::rate::hint::Hint;
+use crate::rate::Technique;
+
+/// Aligned triplet exclusion: the first hint, in `hint`.
+pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint) -> bool {
+    let mut small = 0u128;
+    let mut single = 0u128;
+    for c in cells_of(b.open) {
+        match b.cands[c].count_ones() {
+            1 => single |= 1u128 << c,
+            2 | 3 => small |= 1u128 << c,
+            _ => {}
+        }
+    }
+    let mut list = [0usize; CELLS];
+    let mut n = 0;
+    let mut base = 0u128;
+    for c in cells_of(b.open) {
+        if b.cands[c].count_ones() >= 2 && PEERS[c] & single == 0 && PEERS[c] & small != 0 {
+            list[n] = c;
+            n += 1;
+            base |= 1u128 << c;
+        }
+    }
+    if n < 3 {
+        return false;
+    }
+    let mut tails = [0usize; 40];
+    for j in 1..n {
+        for i in 0..j {
+            let (c0, c1) = (list[i], list[j]);
+            let (x0, x1) = (PEERS[c0] & small, PEERS[c1] & small);
+            let twin = (x0 | x1) & base & !(1u128 << c0) & !(1u128 << c1);
+            if twin == 0 {
+                continue;
+            }
+            let mut t = 0;
+            for (&o, from_second) in HOUSE_ORDER[c0]
+                .iter()
+                .map(|o| (o, false))
+                .chain(HOUSE_ORDER[c1].iter().map(|o| (o, true)))
+            {
+                let o = o as usize;
+                if twin >> o & 1 != 0 && !(from_second && x0 >> o & 1 != 0) {
+                    tails[t] = o;
+                    t += 1;
+                }
+            }
+            for &c2 in &tails[..t] {
+                let common = x0 & x1 & PEERS[c2] & small;
+                if common.count_ones() >= 2 && exclude(b, [c0, c1, c2], common, hint) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Tests one triplet; fills `hint` if it removes something.
+fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) -> bool {
+    let mut excluders = [0u16; 20];
+    let mut k = 0;
+    for e in cells_of(common) {
+        excluders[k] = b.cands[e];
+        k += 1;
+    }
+    let excluders = &excluders[..k];
+    let sees = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
+    let (s01, s02, s12) = (sees(0, 1), sees(0, 2), sees(1, 2));
+    let m = cells.map(|c| b.cands[c]);
+    let mut keep = [0u16; 3];
+    for x in digits_of(m[0]) {
+        for y in digits_of(m[1]) {
+            if x == y && s01 {
+                continue;
+            }
+            for z in digits_of(m[2]) {
+                if (x == z && s02) || (y == z && s12) {
+                    continue;
+                }
+                let set = 1u16 << x | 1 << y | 1 << z;
+                if excluders.iter().any(|&e| e & !set == 0) {
+                    continue;
+                }
+                keep[0] |= 1 << x;
+                keep[1] |= 1 << y;
+                keep[2] |= 1 << z;
+            }
+        }
+    }
+    if (0..3).all(|i| keep[i] == m[i]) {
+        return false;
+    }
+    hint.start(Technique::AlignedTripletExclusion, 75);
+    hint.exact = Some(7.5);
+    for c in cells {
+        hint.add_cell(c);
+    }
+    for e in cells_of(common) {
+        hint.add_cell(e);
+    }
+    hint.digits = m[0] | m[1] | m[2];
+    for i in 0..3 {
+        hint.eliminate(cells[i], m[i] & !keep[i]);
+    }
+    true
+}
