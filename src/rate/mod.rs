@@ -59,8 +59,8 @@
 //! (skyscraper, 2-string kite, turbot fish, 4.0-4.3) → XY-Wing → XYZ-Wing → unique loops →
 //! naked quad → jellyfish → hidden quad → 3-strong-link fish → WXYZ-Wing → BUG →
 //! 4-strong-link fish → VWXYZ-Wing → aligned pair exclusion → UVWXYZ-Wing, and its unique
-//! loops and BUG carry fixes of their own. The engine has it up to hidden triplets (order
-//! 1-12 above, intersections digit first); a puzzle whose Sukaku path needs more is capped.
+//! loops and BUG carry fixes of their own. The engine has it up to the 3-strong-link fish
+//! ([`strong`](self) has their definitions); a puzzle whose Sukaku path needs more is capped.
 //!
 //! # Speed: what is kept between steps
 //!
@@ -98,6 +98,7 @@ mod bug;
 mod exclusion;
 mod hint;
 mod singles;
+mod strong;
 mod subsets;
 mod uniqueness;
 mod wings;
@@ -253,6 +254,22 @@ techniques! {
     Swordfish => "Swordfish",
     /// Three digits confined to three cells of a house.
     HiddenTriplet => "Hidden Triplet",
+    /// A digit's strong links in two parallel lines joined by a weak link (Sukaku).
+    Skyscraper => "Skyscraper",
+    /// Strong links in a row and a column joined in a block (Sukaku).
+    TwoStringKite => "2-String Kite",
+    /// Two strong links, one in a block: the turbot fish family (Sukaku).
+    TwoStrongLinks => "2 Strong links",
+    /// Two strong links closing into a loop (Sukaku).
+    TwoStrongLinksLoop => "(2 Strong Links) X-Loop",
+    /// A skyscraper with a grouped link (Sukaku).
+    GroupedSkyscraper => "Grouped Skyscraper",
+    /// A 2-string kite with a grouped link (Sukaku).
+    GroupedTwoStringKite => "Grouped 2-String Kite",
+    /// Two strong links, one grouped (Sukaku): empty rectangles and grouped turbot fish.
+    GroupedTwoStrongLinks => "Grouped 2 Strong links",
+    /// Two strong links, one grouped, closing into a loop (Sukaku).
+    TwoStrongLinksGroupedLoop => "(2 Strong Links) Grouped X-Loop",
     /// A bivalue pivot and two bivalue wings.
     XYWing => "XY-Wing",
     /// A trivalue pivot and two bivalue wings.
@@ -279,6 +296,22 @@ techniques! {
     Jellyfish => "Jellyfish",
     /// Four digits confined to four cells of a house.
     HiddenQuad => "Hidden Quad",
+    /// Three strong links in parallel lines (Sukaku).
+    ThreeSkyscrapers => "3 Skyscrapers",
+    /// Three strong links in rows and columns (Sukaku).
+    ThreeStringKite => "3-String Kite",
+    /// Three strong links, one at least in a block (Sukaku).
+    ThreeStrongLinks => "3 Strong links",
+    /// Three strong links closing into a loop (Sukaku).
+    ThreeStrongLinksLoop => "(3 Strong Links) X-Loop",
+    /// Three skyscraper links, one grouped (Sukaku).
+    GroupedThreeSkyscrapers => "Grouped 3 Skyscrapers",
+    /// A 3-string kite with a grouped link (Sukaku).
+    GroupedThreeStringKite => "Grouped 3-String Kite",
+    /// Three strong links, one grouped (Sukaku).
+    GroupedThreeStrongLinks => "Grouped 3 Strong links",
+    /// Three strong links, one grouped, closing into a loop (Sukaku).
+    ThreeStrongLinksGroupedLoop => "(3 Strong Links) Grouped X-Loop",
     /// One cell off a bivalue universal grave.
     Bug1 => "BUG type 1",
     /// BUG cells sharing one extra digit.
@@ -287,6 +320,18 @@ techniques! {
     Bug3 => "BUG type 3",
     /// Two BUG cells in a house sharing a locked digit.
     Bug4 => "BUG type 4",
+    /// Four strong links in parallel lines (Sukaku).
+    FourSkyscrapers => "4 Skyscrapers",
+    /// Four strong links of mixed kinds (Sukaku).
+    FourStrongLinks => "4 Strong links",
+    /// Four strong links closing into a loop (Sukaku).
+    FourStrongLinksLoop => "(4 Strong Links) X-Loop",
+    /// Four skyscraper links, one grouped (Sukaku).
+    GroupedFourSkyscrapers => "Grouped 4 Skyscrapers",
+    /// Four strong links, one grouped (Sukaku).
+    GroupedFourStrongLinks => "Grouped 4 Strong links",
+    /// Four strong links, one grouped, closing into a loop (Sukaku).
+    FourStrongLinksGroupedLoop => "(4 Strong Links) Grouped X-Loop",
     /// Two cells whose candidate pairs are cut down by bivalue cells seeing both.
     AlignedPairExclusion => "Aligned Pair Exclusion",
 }
@@ -382,6 +427,10 @@ enum Finder {
     UniqueLoop,
     Bug,
     AlignedPairExclusion,
+    /// Sukaku's unique loops: with lkSudoku's fixes.
+    UniqueLoopLk,
+    /// Sukaku's strong-link fish with this many links.
+    StrongLinks(u8),
     /// Sukaku's intersections: digit first.
     DirectLockingByDigit,
     LockingByDigit,
@@ -413,8 +462,8 @@ const SE_LADDER: &[Finder] = &[
 ];
 
 /// Sukaku Explainer's default set (`Solver.java`, its default order), as far as the engine
-/// has it: its next producer, the 2-strong-link fish (skyscraper, 2-string kite, turbot
-/// fish), is not in the engine, so what needs it or anything after it is capped.
+/// has it: up to the 3-strong-link fish; what needs its next producer (WXYZ-Wing) or
+/// anything after it is capped.
 const SUKAKU_LADDER: &[Finder] = &[
     Finder::HiddenSingle,
     Finder::DirectLockingByDigit,
@@ -428,6 +477,14 @@ const SUKAKU_LADDER: &[Finder] = &[
     Finder::NakedSet(3),
     Finder::Fish(3),
     Finder::HiddenSet(3),
+    Finder::StrongLinks(2),
+    Finder::XYWing,
+    Finder::XYZWing,
+    Finder::UniqueLoopLk,
+    Finder::NakedSet(4),
+    Finder::Fish(4),
+    Finder::HiddenSet(4),
+    Finder::StrongLinks(3),
 ];
 
 /// Rates puzzles. Holds all its scratch, so it allocates nothing per puzzle; one lives per
@@ -561,11 +618,13 @@ fn find(ladder: &[Finder], b: &mut Board, hint: &mut Hint) -> bool {
         Finder::Fish(k) => subsets::fish(b, hint, k as usize),
         Finder::XYWing => wings::xy_wing(b, hint, false),
         Finder::XYZWing => wings::xy_wing(b, hint, true),
-        Finder::UniqueLoop => uniqueness::unique_loops(b, hint),
-        Finder::Bug => bug::bug(b, hint),
+        Finder::UniqueLoop => uniqueness::unique_loops(b, hint, false),
+        Finder::UniqueLoopLk => uniqueness::unique_loops(b, hint, true),
+        Finder::Bug => bug::bug(b, hint, false),
         Finder::AlignedPairExclusion => exclusion::aligned_pair(b, hint),
         Finder::DirectLockingByDigit => singles::locking_by_digit(b, hint, true),
         Finder::LockingByDigit => singles::locking_by_digit(b, hint, false),
+        Finder::StrongLinks(k) => strong::strong_links(b, hint, k as usize),
     })
 }
 
