@@ -161,19 +161,24 @@ fn pattern(b: &Board, lk: bool) -> Option<Pattern> {
             }
         }
     }
-    if let (true, Some(d)) = (one.only, one.digit) {
-        if one.cells.count_ones() as usize > p.n {
-            for &c in &p.cells[..p.n] {
-                one.cells &= !(1u128 << c);
-            }
-            for c in cells_of(one.cells) {
-                if !p.add(c, d, false) {
-                    return None;
-                }
-            }
+    (one.extend(&mut p) && p.leaves_grave(b)).then_some(p)
+}
+
+impl OneDigit {
+    /// Adds the one digit's other cells of 3+ candidates to the BUG cells; false when the
+    /// pattern can then have no hint.
+    fn extend(mut self, p: &mut Pattern) -> bool {
+        let Some(d) = self.digit.filter(|_| self.only) else {
+            return true;
+        };
+        if self.cells.count_ones() as usize <= p.n {
+            return true;
         }
+        for &c in &p.cells[..p.n] {
+            self.cells &= !(1u128 << c);
+        }
+        cells_of(self.cells).all(|c| p.add(c, d, false))
     }
-    p.leaves_grave(b).then_some(p)
 }
 
 fn type2(b: &Board, hint: &mut Hint, p: &Pattern) -> bool {
@@ -221,30 +226,42 @@ fn type4(b: &Board, hint: &mut Hint, p: &Pattern) -> bool {
 }
 
 fn type3(b: &Board, hint: &mut Hint, p: &Pattern, lk: bool) -> bool {
-    if lk {
-        // lkSudoku: the smallest set first, over all shared houses.
-        for degree in 2..=6 {
-            for kind in 0..3 {
-                if type3_in(b, hint, p, kind, degree, true) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-    for kind in 0..3 {
-        for degree in 2..=6 {
-            if type3_in(b, hint, p, kind, degree, false) {
-                return true;
-            }
-        }
-    }
-    false
+    // SE: house kind by kind, sets of 2 to 6 digits in each; lkSudoku: the smallest set
+    // first, over all shared houses.
+    (0..15).any(|i| {
+        let (kind, degree) = if lk {
+            (i % 3, 2 + i / 3)
+        } else {
+            (i / 5, 2 + i % 5)
+        };
+        type3_in(b, hint, p, kind, degree, lk)
+    })
 }
 
-/// A type-3 naked set of `degree` digits in the house of kind `kind` all BUG cells share.
-/// The other cells of that house seeing every BUG cell are tried in the order of the first
-/// BUG cell's houses (SE), or of the grid (Sukaku, `by_index`).
+/// The cells of house `h` (of kind `kind`) other than the BUG cells that see every BUG
+/// cell: in the order of the first BUG cell's houses (SE), or of the grid (`by_index`).
+fn type3_region(p: &Pattern, kind: usize, h: usize, by_index: bool) -> ([usize; 20], usize) {
+    let mut region = [0usize; 20];
+    let mut n = 0;
+    if by_index {
+        for c in cells_of(p.common & HOUSE_MASK[h]) {
+            region[n] = c;
+            n += 1;
+        }
+    } else {
+        for &c in &HOUSE_ORDER[p.cells[0] as usize] {
+            let c = c as usize;
+            if p.common >> c & 1 != 0 && CELL_HOUSES[c][kind] as usize == h {
+                region[n] = c;
+                n += 1;
+            }
+        }
+    }
+    (region, n)
+}
+
+/// A type-3 naked set of `degree` digits in the house of kind `kind` all BUG cells share
+/// (its other cells tried as [`type3_region`] lists them).
 fn type3_in(
     b: &Board,
     hint: &mut Hint,
@@ -256,33 +273,21 @@ fn type3_in(
     let Some(h) = shared_house(p, kind) else {
         return false;
     };
-    let first = p.cells[0] as usize;
-    let mut region = [0usize; 20];
-    let mut n = 0;
-    let in_house = |c: usize| p.common >> c & 1 != 0 && CELL_HOUSES[c][kind] as usize == h;
-    if by_index {
-        for c in cells_of(p.common & HOUSE_MASK[h]) {
-            region[n] = c;
-            n += 1;
-        }
-    } else {
-        for &c in &HOUSE_ORDER[first] {
-            if in_house(c as usize) {
-                region[n] = c as usize;
-                n += 1;
-            }
-        }
-    }
-    if n < degree || n > 9 {
+    let (region, n) = type3_region(p, kind, h, by_index);
+    if n < degree || n > 9 || p.all.count_ones() < 2 {
         return false;
     }
     let mut bug_cells = 0u128;
     for &c in &p.cells[..p.n] {
         bug_cells |= 1u128 << c;
     }
+    let mut all_region = 0u128;
+    for &c in &region[..n] {
+        all_region |= 1u128 << c;
+    }
     for &pick in subsets(degree - 1, n) {
         let mut union = 0u16;
-        let mut ok = p.all.count_ones() >= 2;
+        let mut ok = true;
         let mut members = 0u128;
         for k in digits_of(pick) {
             let m = b.cands[region[k]];
@@ -294,19 +299,16 @@ fn type3_in(
         if union.count_ones() as usize != degree || !ok || set.count_ones() as usize != degree {
             continue;
         }
-        let mut erasable = 0u128;
-        for &c in &region[..n] {
-            erasable |= 1u128 << c;
-        }
-        erasable &= !members & !bug_cells;
+        let erasable = all_region & !members & !bug_cells;
         if !cells_of(erasable).any(|c| b.cands[c] & set != 0) {
             continue;
         }
         hint.start(Technique::Bug3, tenths(5.7 + (degree as f64 - 1.0) * 0.1));
-        for &c in &p.cells[..p.n] {
-            hint.add_cell(c as usize);
-        }
-        for c in cells_of(members) {
+        for c in p.cells[..p.n]
+            .iter()
+            .map(|&c| c as usize)
+            .chain(cells_of(members))
+        {
             hint.add_cell(c);
         }
         hint.digits = set;

@@ -484,43 +484,18 @@ impl Search<'_> {
     fn offer(&mut self, q: &[usize], dirs: usize, shared: Option<u128>) {
         let n = q.len();
         let dir = |i: usize| dirs >> (n - 1 - i) & 1;
-        let plane = self.b.planes[self.digit];
-        let mut base = 0u128;
-        let mut grouped = 0;
-        for link in &self.chosen[..n] {
-            base |= HOUSE_MASK[link.house as usize];
-            grouped += u32::from(link.grouped);
-        }
-        let start = self.chosen[q[0]].ends[dir(0)];
-        let end = self.chosen[q[n - 1]].ends[1 - dir(n - 1)];
-        let ends = start.peers & end.peers & !base & plane;
-        let (victims, total) = match shared {
-            Some(shared) => {
-                let v = ends & !shared;
-                (v, v.count_ones())
-            }
-            None => {
-                let (mut v, mut total) = (ends, ends.count_ones());
-                for w in 0..n - 1 {
-                    let a = &self.chosen[q[w]].ends[1 - dir(w)];
-                    let b = &self.chosen[q[w + 1]].ends[dir(w + 1)];
-                    let weak = a.peers & b.peers & !base & plane;
-                    v |= weak;
-                    total += weak.count_ones();
-                }
-                (v, total)
-            }
-        };
+        let (victims, total) = self.victims(q, dirs, shared);
         if victims == 0 {
             return;
         }
         let mut kinds = [0usize; 4];
+        let mut grouped = 0;
         for i in 0..n {
             kinds[i] = self.chosen[q[i]].house as usize / 9;
+            grouped += u32::from(self.chosen[i].grouped);
         }
         let (name, block, two_lines) = kinds_name(&kinds[..n]);
-        let base_rating = [40, 54, 58][self.degree - 2];
-        let difficulty = base_rating
+        let difficulty = [40, 54, 58][self.degree - 2]
             + match (grouped > 0, block, two_lines) {
                 (true, _, _) => 3,
                 (false, false, false) => 0,
@@ -535,14 +510,11 @@ impl Search<'_> {
         {
             return;
         }
-        let shape = if shared.is_none() {
-            3
-        } else if !block && !two_lines {
-            0
-        } else if !block && n < 4 {
-            1
-        } else {
-            2
+        let shape = match (shared.is_none(), block, two_lines) {
+            (true, _, _) => 3,
+            (false, false, false) => 0,
+            (false, false, true) if n < 4 => 1,
+            _ => 2,
         };
         let mut chain = [Group::default(); 8];
         for i in 0..n {
@@ -561,6 +533,34 @@ impl Search<'_> {
             chain,
             len: 2 * n,
         };
+    }
+
+    /// The cells a chain eliminates the digit from, and Sukaku's count of them (per weak
+    /// link for a loop, so a cell may count twice).
+    fn victims(&self, q: &[usize], dirs: usize, shared: Option<u128>) -> (u128, u32) {
+        let n = q.len();
+        let dir = |i: usize| dirs >> (n - 1 - i) & 1;
+        let plane = self.b.planes[self.digit];
+        let mut base = 0u128;
+        for link in &self.chosen[..n] {
+            base |= HOUSE_MASK[link.house as usize];
+        }
+        let start = self.chosen[q[0]].ends[dir(0)];
+        let end = self.chosen[q[n - 1]].ends[1 - dir(n - 1)];
+        let ends = start.peers & end.peers & !base & plane;
+        if let Some(shared) = shared {
+            let v = ends & !shared;
+            return (v, v.count_ones());
+        }
+        let (mut v, mut total) = (ends, ends.count_ones());
+        for w in 0..n - 1 {
+            let a = &self.chosen[q[w]].ends[1 - dir(w)];
+            let b = &self.chosen[q[w + 1]].ends[dir(w + 1)];
+            let weak = a.peers & b.peers & !base & plane;
+            v |= weak;
+            total += weak.count_ones();
+        }
+        (v, total)
     }
 
     fn write(&self, hint: &mut Hint) -> bool {

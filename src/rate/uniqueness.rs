@@ -372,20 +372,10 @@ impl Search<'_> {
                 continue;
             }
             let cells_mask = union & !(1 << i1) & !(1 << i2);
-            let mut victims = [0u16; 9];
-            let mut worth = false;
-            for i in digits_of(cells_mask) {
-                let c = HOUSE_CELLS[h][i] as usize;
-                if c != c1 && c != c2 {
-                    victims[i] = b.cands[c] & !values;
-                    worth |= victims[i] != 0;
-                }
+            if let Some(victims) = hidden_victims(b, h, [c1, c2], cells_mask, values) {
+                let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
+                self.offer_house(rating, h, victims);
             }
-            if !worth {
-                continue;
-            }
-            let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
-            self.offer_house(rating, h, victims);
         }
     }
 
@@ -493,4 +483,25 @@ pub(crate) fn subsets(k: usize, n: usize) -> &'static [u16] {
     let list = &all[start[k]..start[k + 1]];
     let end = list.partition_point(|&m| m < (1u16 << n));
     &list[..end]
+}
+
+/// A type-3 hidden set's eliminations: the other candidates of its cells (`cells`, house
+/// indexes of `h`) outside the loop's two extra cells; `None` when there are none.
+fn hidden_victims(
+    b: &Board,
+    h: usize,
+    extra_cells: [usize; 2],
+    cells: u16,
+    values: u16,
+) -> Option<[u16; 9]> {
+    let mut victims = [0u16; 9];
+    let mut worth = false;
+    for i in digits_of(cells) {
+        let c = HOUSE_CELLS[h][i] as usize;
+        if !extra_cells.contains(&c) {
+            victims[i] = b.cands[c] & !values;
+            worth |= victims[i] != 0;
+        }
+    }
+    worth.then_some(victims)
 }
