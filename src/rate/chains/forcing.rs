@@ -194,9 +194,9 @@ impl Search {
                 for d in digits_of(b.cands[c]) {
                     let truth = solution[c] as usize == d + 1;
                     let root = potential(c, d, true);
-                    self.from_on(b, root, pass, !truth && chain.is_finite(), best);
+                    self.search_on(b, root, pass, !truth && chain.is_finite(), best);
                     if truth && chain.is_finite() {
-                        self.from_off(b, root, pass, best);
+                        self.search_off(b, root, pass, best);
                     }
                 }
             }
@@ -204,7 +204,7 @@ impl Search {
     }
 
     /// The search from "root on": cycles back to it and, if `chain`, the chain to "root off".
-    fn from_on(&mut self, b: &Board, root: u16, pass: Pass, chain: bool, best: &mut Best) {
+    fn search_on(&mut self, b: &Board, root: u16, pass: Pass, chain: bool, best: &mut Best) {
         let rules = pass.rules();
         let (cycle_base, chain_base, sort) = pass.bases();
         let root_off = conjugate(root);
@@ -285,7 +285,7 @@ impl Search {
     }
 
     /// The search from "root off" for the chain to "root on".
-    fn from_off(&mut self, b: &Board, root: u16, pass: Pass, best: &mut Best) {
+    fn search_off(&mut self, b: &Board, root: u16, pass: Pass, best: &mut Best) {
         let rules = pass.rules();
         let (_, chain_base, sort) = pass.bases();
         let mut offs = [0u16; 32];
