@@ -43,11 +43,12 @@
 //! | 20 | Aligned Pair Exclusion | 6.2 | two cells whose value pairs would empty a common bivalue peer |
 //! | 21 | Bidirectional X-/Y-Cycle, Generalized X-Wing, Bidirectional Cycle; Forcing X-Chain, Turbot Fish, Forcing Chain | 6.5 / 7.0; 6.6 / 7.0; + length bonus | SE's "Forcing Chains & Cycles": loops and chains of implications on one digit's strong links (X), bivalue cells (Y) or both; all collected, the least (difficulty, length, kind) first ([`chains`](self)) |
 //! | 22 | Aligned Triplet Exclusion | 7.5 | three cells whose value triples would empty a common peer |
+//! | 23 | Nishio Forcing Chains | 7.5 + length bonus | an assumption on one digit (a candidate on, or off) whose dynamic consequences on that digit alone clash ([`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (Nishio forcing chains, 7.5, and beyond) are not in the
+//! SE's later chain producers (multiple forcing chains, 8.0, and beyond) are not in the
 //! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
 //! [`Rating::capped`] is set, never a wrong number.
 //!

@@ -7,8 +7,8 @@
 //! |---|---|---|---|
 //! | 21 | Forcing Chains & Cycles | X-/Y-cycles 6.5, XY-cycles 7.0; X-forcing chains 6.6, XY-forcing chains 7.0; + length bonus | yes ([`forcing`]) |
 //! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`triplet`]) |
-//! | 23 | Nishio Forcing Chains | 7.5 + bonus | no: capped here |
-//! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | no |
+//! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
+//! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | no: capped here |
 //! | 25 | Dynamic Forcing Chains | 8.5 + bonus | no |
 //! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no |
 //! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no |
@@ -31,6 +31,7 @@
 mod forcing;
 mod key;
 mod links;
+mod nishio;
 mod triplet;
 
 use super::board::{cells_of, Board, CELLS};
@@ -43,6 +44,7 @@ use links::{cell_of, digit_of, is_on};
 pub(crate) struct Chains {
     search: forcing::Search,
     best: forcing::Best,
+    nishio: nishio::Nishio,
 }
 
 impl Chains {
@@ -51,6 +53,7 @@ impl Chains {
         Box::new(Chains {
             search: forcing::Search::new(),
             best: forcing::Best::new(),
+            nishio: nishio::Nishio::new(),
         })
     }
 
@@ -75,7 +78,16 @@ impl Chains {
         if below(75) {
             return false;
         }
-        triplet::aligned_triplet(b, hint)
+        if triplet::aligned_triplet(b, hint) {
+            return true;
+        }
+        match self.nishio.find(b, solution) {
+            Some(found) => {
+                fill_nishio(b, &found, hint);
+                true
+            }
+            None => false,
+        }
     }
 
     /// The hint of the static producer's best chain.
@@ -124,6 +136,25 @@ impl Chains {
                 }
             }
         }
+    }
+}
+
+/// The hint of a Nishio forcing chain.
+fn fill_nishio(b: &Board, found: &nishio::Found, hint: &mut Hint) {
+    let (c, d) = (found.cell, found.digit);
+    hint.start(Technique::NishioForcingChains, found.key.tenths());
+    hint.exact = Some(found.key.difficulty);
+    hint.add_cell(c);
+    for o in cells_of(found.cells & !(1u128 << c)) {
+        hint.add_cell(o);
+    }
+    hint.digits = 1 << d;
+    if found.assumed_on {
+        hint.eliminate(c, 1 << d);
+    } else {
+        // SE's hint removes the cell's other candidates, then places.
+        hint.eliminate(c, b.cands[c] & !(1 << d));
+        hint.set_place(c, d);
     }
 }
 
