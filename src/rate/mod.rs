@@ -44,11 +44,12 @@
 //! | 21 | Bidirectional X-/Y-Cycle, Generalized X-Wing, Bidirectional Cycle; Forcing X-Chain, Turbot Fish, Forcing Chain | 6.5 / 7.0; 6.6 / 7.0; + length bonus | SE's "Forcing Chains & Cycles": loops and chains of implications on one digit's strong links (X), bivalue cells (Y) or both; all collected, the least (difficulty, length, kind) first ([`chains`](self)) |
 //! | 22 | Aligned Triplet Exclusion | 7.5 | three cells whose value triples would empty a common peer |
 //! | 23 | Nishio Forcing Chains | 7.5 + length bonus | an assumption on one digit (a candidate on, or off) whose dynamic consequences on that digit alone clash ([`chains`](self)) |
+//! | 24 | Cell / Region Forcing Chains | 8.0 + length bonus | every candidate of a cell (of three or more), or every place of a digit in a house, assumed true, implies the same conclusion ([`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (multiple forcing chains, 8.0, and beyond) are not in the
+//! SE's later chain producers (dynamic forcing chains, 8.5, and beyond) are not in the
 //! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
 //! [`Rating::capped`] is set, never a wrong number.
 //!
@@ -389,6 +390,10 @@ techniques! {
     AlignedTripletExclusion => "Aligned Triplet Exclusion",
     /// An assumption on one digit whose consequences, on that digit's places alone, clash.
     NishioForcingChains => "Nishio Forcing Chains",
+    /// Every candidate of a cell, assumed true, implies the same conclusion.
+    CellForcingChains => "Cell Forcing Chains",
+    /// Every place of a digit in a house, assumed true, implies the same conclusion.
+    RegionForcingChains => "Region Forcing Chains",
 }
 
 impl fmt::Display for Technique {

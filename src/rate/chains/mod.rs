@@ -8,8 +8,8 @@
 //! | 21 | Forcing Chains & Cycles | X-/Y-cycles 6.5, XY-cycles 7.0; X-forcing chains 6.6, XY-forcing chains 7.0; + length bonus | yes ([`forcing`]) |
 //! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`triplet`]) |
 //! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
-//! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | no: capped here |
-//! | 25 | Dynamic Forcing Chains | 8.5 + bonus | no |
+//! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
+//! | 25 | Dynamic Forcing Chains | 8.5 + bonus | no: capped here |
 //! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no |
 //! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no |
 //!
@@ -31,6 +31,7 @@
 mod forcing;
 mod key;
 mod links;
+mod multiple;
 mod nishio;
 mod triplet;
 
@@ -45,6 +46,7 @@ pub(crate) struct Chains {
     search: forcing::Search,
     best: forcing::Best,
     nishio: nishio::Nishio,
+    multiple: Box<multiple::Multiple>,
 }
 
 impl Chains {
@@ -54,6 +56,7 @@ impl Chains {
             search: forcing::Search::new(),
             best: forcing::Best::new(),
             nishio: nishio::Nishio::new(),
+            multiple: multiple::Multiple::new(),
         })
     }
 
@@ -81,9 +84,16 @@ impl Chains {
         if triplet::aligned_triplet(b, hint) {
             return true;
         }
-        match self.nishio.find(b, solution) {
+        if let Some(found) = self.nishio.find(b, solution) {
+            fill_nishio(b, &found, hint);
+            return true;
+        }
+        if below(80) {
+            return false;
+        }
+        match self.multiple.find(b) {
             Some(found) => {
-                fill_nishio(b, &found, hint);
+                fill_multiple(b, &found, hint);
                 true
             }
             None => false,
@@ -155,6 +165,29 @@ fn fill_nishio(b: &Board, found: &nishio::Found, hint: &mut Hint) {
         // SE's hint removes the cell's other candidates, then places.
         hint.eliminate(c, b.cands[c] & !(1 << d));
         hint.set_place(c, d);
+    }
+}
+
+/// The hint of a cell or region forcing chain.
+fn fill_multiple(b: &Board, found: &multiple::Found, hint: &mut Hint) {
+    let technique = if found.region {
+        Technique::RegionForcingChains
+    } else {
+        Technique::CellForcingChains
+    };
+    hint.start(technique, found.key.tenths());
+    hint.exact = Some(found.key.difficulty);
+    let (c, d) = (cell_of(found.target), digit_of(found.target));
+    hint.add_cell(found.source);
+    if c != found.source {
+        hint.add_cell(c);
+    }
+    hint.digits = 1 << d;
+    if is_on(found.target) {
+        hint.eliminate(c, b.cands[c] & !(1 << d));
+        hint.set_place(c, d);
+    } else {
+        hint.eliminate(c, 1 << d);
     }
 }
 

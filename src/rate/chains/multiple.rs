@@ -1,0 +1,259 @@
+//! Multiple forcing chains (8.0 + length bonus), SE's `Chaining(true, false, false, 0)`: the
+//! fourth chaining producer, after Nishio. Its hints are cell and region forcing chains.
+//!
+//! SE visits the cells row by row with **three candidates or more** (bivalue cells are left
+//! to the earlier producers), and for each digit `v` of the cell assumes "v on" there and
+//! propagates statically with both rules of [`links`](super::links): pending "on" potentials
+//! are expanded before pending "off" ones, each kind first in, first out, and the
+//! propagation stops at the first potential implied both on and off (what it found up to
+//! there is kept: a false assumption's consequences are cut short, as in SE). The depth of a
+//! potential in that tree (the root 1) is its number of ancestors.
+//!
+//! - Region forcing chains, for each digit `v` of the cell and each of its houses (block,
+//!   row, column) where `v` has two places or more and the cell is the first of them: each
+//!   other place is assumed "v on" too; a potential implied by every place is the hint's
+//!   conclusion (in the order the cell's own propagation found it, "on" ones first).
+//! - Cell forcing chains, once all digits of the cell are done: a potential implied by every
+//!   digit of the cell (in the order the first digit's propagation found it, "on" first).
+//!
+//! An "on" conclusion places its digit (the cell's other candidates go first), an "off" one
+//! removes it. The complexity is the sum of the conclusion's depths over the assumptions;
+//! the difficulty 8.0 plus the length bonus; sort keys 5 (cell) and 6 (region). Discovery
+//! order is: for each cell, for each digit, its region hints, then the cell's hints; SE
+//! takes the first of the least (difficulty, complexity, sort key) ([`Key`]).
+
+use super::key::Key;
+use super::links::{
+    cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
+};
+use crate::rate::board::{cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
+
+const WORDS: usize = POTENTIALS.div_ceil(64);
+
+/// What one assumption implies: the potentials in the order found, with their depths.
+pub(crate) struct Implied {
+    set: [u64; WORDS],
+    depth: [u16; POTENTIALS],
+    order: [u16; POTENTIALS],
+    len: usize,
+}
+
+impl Implied {
+    const fn new() -> Implied {
+        Implied {
+            set: [0; WORDS],
+            depth: [0; POTENTIALS],
+            order: [0; POTENTIALS],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn has(&self, p: u16) -> bool {
+        self.set[p as usize >> 6] >> (p & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn add(&mut self, p: u16, depth: u16) {
+        self.set[p as usize >> 6] |= 1u64 << (p & 63);
+        self.depth[p as usize] = depth;
+        self.order[self.len] = p;
+        self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        for i in 0..self.len {
+            let p = self.order[i];
+            self.set[p as usize >> 6] = 0;
+        }
+        self.len = 0;
+    }
+
+    /// SE's static `doChaining` from `root` (an "on" potential), both rules.
+    fn propagate(&mut self, b: &Board, root: u16) {
+        self.clear();
+        self.add(root, 1);
+        let rules = Rules { x: true, y: true };
+        let (mut on_i, mut off_i) = (0, 0);
+        let mut offs = [0u16; 32];
+        let mut ons = [0u16; 4];
+        loop {
+            while on_i < self.len && !is_on(self.order[on_i]) {
+                on_i += 1;
+            }
+            if on_i < self.len {
+                let p = self.order[on_i];
+                on_i += 1;
+                let depth = self.depth[p as usize] + 1;
+                let n = on_to_off(b, p, true, &mut offs);
+                for &x in &offs[..n] {
+                    if self.has(conjugate(x)) {
+                        return;
+                    }
+                    if !self.has(x) {
+                        self.add(x, depth);
+                    }
+                }
+                continue;
+            }
+            while off_i < self.len && is_on(self.order[off_i]) {
+                off_i += 1;
+            }
+            if off_i >= self.len {
+                return;
+            }
+            let p = self.order[off_i];
+            off_i += 1;
+            let depth = self.depth[p as usize] + 1;
+            let n = off_to_on(b, p, rules, &mut ons);
+            for &q in &ons[..n] {
+                if self.has(conjugate(q)) {
+                    return;
+                }
+                if !self.has(q) {
+                    self.add(q, depth);
+                }
+            }
+        }
+    }
+}
+
+/// The best hint so far.
+#[derive(Clone, Copy)]
+pub(crate) struct Found {
+    pub key: Key,
+    /// The conclusion: a potential ("on": placed, "off": removed).
+    pub target: u16,
+    /// The cell the assumptions start from.
+    pub source: usize,
+    /// Whether a region forcing chain (else a cell forcing chain).
+    pub region: bool,
+}
+
+/// Scratch: one propagation per digit of the current cell, one for the other places of a
+/// house, and the running intersection of a house.
+pub(crate) struct Multiple {
+    per_digit: [Implied; 9],
+    other: Implied,
+    common: [u64; WORDS],
+    sum: [u32; POTENTIALS],
+}
+
+impl Multiple {
+    pub(crate) fn new() -> Box<Multiple> {
+        Box::new(Multiple {
+            per_digit: [const { Implied::new() }; 9],
+            other: Implied::new(),
+            common: [0; WORDS],
+            sum: [0; POTENTIALS],
+        })
+    }
+
+    /// The producer: the first of the least hints.
+    pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
+        let mut best: Option<Found> = None;
+        for c in cells_of(b.open) {
+            let cands = b.cands[c];
+            if cands.count_ones() < 3 {
+                continue;
+            }
+            for v in digits_of(cands) {
+                self.per_digit[v].propagate(b, potential(c, v, true));
+                self.regions(b, c, v, &mut best);
+            }
+            self.cell(b, c, &mut best);
+        }
+        best
+    }
+
+    /// Region forcing chains from digit `v` of cell `c`.
+    fn regions(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let h = h as usize;
+            let positions = b.pos[h][v];
+            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
+                continue;
+            }
+            let own = &self.per_digit[v];
+            self.common = own.set;
+            for i in 0..own.len {
+                let p = own.order[i];
+                self.sum[p as usize] = u32::from(own.depth[p as usize]);
+            }
+            let mut rest = positions & (positions - 1);
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let o = HOUSE_CELLS[h][i] as usize;
+                self.other.propagate(b, potential(o, v, true));
+                for w in 0..WORDS {
+                    self.common[w] &= self.other.set[w];
+                }
+                let own = &self.per_digit[v];
+                for j in 0..own.len {
+                    let p = own.order[j];
+                    if self.other.has(p) {
+                        self.sum[p as usize] += u32::from(self.other.depth[p as usize]);
+                    }
+                }
+            }
+            let own = &self.per_digit[v];
+            for on in [true, false] {
+                for j in 0..own.len {
+                    let p = own.order[j];
+                    if is_on(p) == on && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
+                        offer(b, p, self.sum[p as usize], 6, c, best);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cell forcing chains from all digits of cell `c`.
+    fn cell(&mut self, b: &Board, c: usize, best: &mut Option<Found>) {
+        let cands = b.cands[c];
+        let first = cands.trailing_zeros() as usize;
+        let own = &self.per_digit[first];
+        for on in [true, false] {
+            'targets: for j in 0..own.len {
+                let p = own.order[j];
+                if is_on(p) != on {
+                    continue;
+                }
+                let mut sum = 0u32;
+                for v in digits_of(cands) {
+                    let other = &self.per_digit[v];
+                    if !other.has(p) {
+                        continue 'targets;
+                    }
+                    sum += u32::from(other.depth[p as usize]);
+                }
+                offer(b, p, sum, 5, c, best);
+            }
+        }
+    }
+}
+
+/// Keeps a hint concluding `target` if it removes something and comes before the best.
+fn offer(
+    b: &Board,
+    target: u16,
+    complexity: u32,
+    sort: u8,
+    source: usize,
+    best: &mut Option<Found>,
+) {
+    let (tc, td) = (cell_of(target), digit_of(target));
+    if is_on(target) && b.cands[tc] & !(1 << td) == 0 {
+        return;
+    }
+    let key = Key::new(8.0, complexity, sort);
+    if best.as_ref().is_none_or(|f| key.before(&f.key)) {
+        *best = Some(Found {
+            key,
+            target,
+            source,
+            region: sort == 6,
+        });
+    }
+}
