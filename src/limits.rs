@@ -19,8 +19,11 @@
 
 /// The longest record kept in memory, in bytes: a line, a CSV record with all its lines, a
 /// CSV header, a LeetCode board. No puzzle record comes near it (a Kaggle row is ~170
-/// bytes); the rest of a longer one is read past (and counted), never stored.
-pub const MAX_RECORD: usize = 1 << 20;
+/// bytes); the rest of a longer one is read past (and counted), never stored. Each batch in
+/// flight may hold one record this long besides its [`BATCH_BYTES`], and a dozen batches are
+/// in flight at 4 workers or more: at 1 MiB, passthrough runs of such records peaked at
+/// 65-83 MiB with 4-8 workers (36-46 MiB with 2); at 256 KiB, see `docs/limits.md`.
+pub const MAX_RECORD: usize = 256 << 10;
 
 /// The most fields a CSV record or header may have (a Sudoku dataset has a handful; one
 /// with a column per cell has 81 or 162). Only rows longer than this many bytes can reach
@@ -29,8 +32,9 @@ pub const MAX_FIELDS: usize = 4096;
 
 /// The bytes of input text a batch holds before it ends (besides the record that takes it
 /// over): with a few batches in flight per worker, records near [`MAX_RECORD`] keep memory
-/// as flat as Kaggle rows (4,096 of those take 0.7 MiB).
-pub const BATCH_BYTES: usize = 512 << 10;
+/// as flat as Kaggle rows (1,600 of those take 256 KiB; line files of 82-byte lines still
+/// fill batches of 3,200).
+pub const BATCH_BYTES: usize = 256 << 10;
 
 /// The largest index (central directory) of a zip input, in bytes: the archive must hold
 /// one puzzle file, and the zip reader keeps every entry of the index in memory.
@@ -73,7 +77,8 @@ mod tests {
 
     #[test]
     fn limits_read_as_documented() {
-        assert_eq!(show_bytes(MAX_RECORD as u64), "1 MiB");
+        assert_eq!(show_bytes(MAX_RECORD as u64), "256 KiB");
+        assert_eq!(show_bytes(1 << 20), "1 MiB");
         assert_eq!(show_bytes(MAX_DECODER_WINDOW), "32 MiB");
         assert_eq!(show_bytes(5 << 10), "5 KiB");
         assert_eq!(show_bytes(1000), "1000 bytes");

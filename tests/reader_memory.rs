@@ -55,8 +55,8 @@ const PUZZLE: &str =
 /// Hostile inputs are this large: far past every limit, and past what fits in the ceiling.
 const HOSTILE: u64 = 200 << 20;
 
-/// The ceiling on bytes alive at once while reading: the limits allow a record of 1 MiB, a
-/// batch of 512 KiB past it, and the reader's buffers.
+/// The ceiling on bytes alive at once while reading: the limits allow a record of 256 KiB, a
+/// batch of 256 KiB past it, and the reader's buffers.
 const CEILING: usize = 8 << 20;
 
 /// `head`, then `pattern` repeated for `bytes`, then `tail`: generated as it is read.
@@ -90,7 +90,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A record without its text (kept records of 1 MiB must not pile up in the test itself),
+/// A record without its text (kept records near the limit must not pile up in the test itself),
 /// and a hash of the text, to compare the two ways of reading.
 #[derive(Debug, PartialEq)]
 struct Seen {
@@ -303,7 +303,7 @@ fn a_line_without_an_end_is_one_malformed_record() {
 #[test]
 fn lines_near_the_limit_end_batches_early() {
     let _serial = serial();
-    // 200 lines of just under 1 MiB: each is a record (kept for the workers), so batches
+    // 200 lines just under the limit: each is a record (kept for the workers), so batches
     // end by bytes, not by count.
     let line = format!("{PUZZLE} {}\n", "x".repeat(MAX_RECORD - 100));
     let src = || stream("", &line, line.len() as u64 * 200, "");
@@ -349,7 +349,7 @@ fn a_leetcode_board_longer_than_the_limit_is_one_malformed_record() {
     assert_eq!(
         message,
         format!(
-            "LeetCode board of {} bytes, longer than the limit of 1 MiB for one record",
+            "LeetCode board of {} bytes, longer than the limit of 256 KiB for one record",
             HOSTILE + 5
         )
     );

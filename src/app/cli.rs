@@ -22,9 +22,9 @@ Exit codes:
 /// every command that reads records.
 const LIMITS: &str = "\
 Limits (memory stays bounded whatever the input; see docs/limits.md):
-  a line, a CSV record (its quoted lines included), a LeetCode board: 1 MiB; a CSV record:
-    4096 fields. Past that: one malformed record at its line, the run goes on (exit 1)
-  a CSV header: 1 MiB, 4096 fields; a zip index: 10000 entries, 1 MiB; a zstd or xz window:
+  a line, a CSV record (its quoted lines included), a LeetCode board: 256 KiB; a CSV
+    record: 4096 fields. Past that: one malformed record at its line, the run goes on (exit 1)
+  a CSV header: 256 KiB, 4096 fields; a zip index: 10000 entries, 1 MiB; a zstd or xz window:
     32 MiB (xz -9, zstd --long or --ultra). Past that: an error naming the file, exit 2
   --threads: 1 to 8 per core (at least 64 allowed)
   A run that fails (a full disk, --stats-json unwritable, a signal) leaves no -o file.";
