@@ -27,7 +27,8 @@ Input formats (auto-detected from the first line):
   csv     a header with a puzzle column (puzzle, quizzes, quiz, question; see --column);
           solution and id columns are carried along
   block   9 rows of 9 cells per puzzle;  board  a LeetCode board [[\"5\",\"3\",...],...]
-  Files ending in .gz are decompressed; - or no INPUT reads stdin.
+  Compressed inputs (gzip, zstd, xz, bzip2, a zip holding one file) are recognised by their
+  bytes, whatever their name; - or no INPUT reads stdin.
 
 Statuses (one output record per input record, in input order, with its input line):
   solved      a solution (unique, with --limit 2)
@@ -57,7 +58,8 @@ pub struct SolveArgs {
     pub inputs: Vec<String>,
 
     /// Write results here instead of stdout: through a temporary file in the same directory,
-    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C).
+    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C);
+    /// a name ending in .gz, .zst, .xz or .bz2 is written compressed.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
