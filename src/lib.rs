@@ -15,6 +15,7 @@
 //!  io           readers of every input format (reader/), decompression, shared writing code
 //!  stats, distribution     totals and exact percentiles of a run
 //!  solver, canonical       the search; canonical forms up to symmetry
+//!  rate         human-style ratings (SE's ER/EP/ED): techniques in ladder order, step by step
 //!               │
 //!               ▼
 //!  symmetry     random numbers and Sudoku symmetries
@@ -46,6 +47,7 @@ pub mod grid;
 pub mod io;
 pub mod pipeline;
 pub mod plot;
+pub mod rate;
 pub mod shuffle;
 pub mod solve;
 pub mod solver;
