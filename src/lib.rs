@@ -21,6 +21,7 @@
 //!  symmetry     random numbers and Sudoku symmetries
 //!  grid         the 81-cell grid: parse and format
 //!  error        what can go wrong with input
+//!  limits       how much of an input is held in memory, at most
 //! ```
 //!
 //! The binary (`src/app/`: arguments beside each command's `run`, the command skeleton
@@ -45,6 +46,7 @@ pub mod error;
 pub mod generate;
 pub mod grid;
 pub mod io;
+pub mod limits;
 pub mod pipeline;
 pub mod plot;
 pub mod rate;
