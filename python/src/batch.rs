@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyFloat, PyString};
+use pyo3::types::{PyBytes, PyFloat, PyInt, PyString};
 
 use sudoku_batch::error::RecordError;
 use sudoku_batch::grid::CELLS;
@@ -171,8 +171,9 @@ impl Batch {
         })
     }
 
-    /// Puzzles as a sequence of `str` (or `bytes`); `None` and NaN (a missing value in a
-    /// pandas column) are missing puzzles.
+    /// Puzzles as a sequence of `str` (or `bytes`, or `int`: an 81-digit number whose
+    /// leading zeros were lost); `None` and NaN (a missing value in a pandas column) are
+    /// missing puzzles.
     #[staticmethod]
     fn from_strings(items: &Bound<'_, PyAny>) -> PyResult<Batch> {
         let n = items.len()?;
@@ -188,11 +189,20 @@ impl Batch {
                 }
             } else if let Ok(b) = item.cast::<PyBytes>() {
                 data.extend_from_slice(b.as_bytes());
+            } else if item.cast::<PyInt>().is_ok() {
+                // pandas.read_csv parses an 81-digit column (Kaggle's) into ints, dropping
+                // the leading zeros: those were empty cells, so they come back as zeros.
+                let text = item.str()?;
+                let digits = text.to_str()?.as_bytes();
+                if digits.first() != Some(&b'-') {
+                    data.resize(data.len() + CELLS.saturating_sub(digits.len()), b'0');
+                }
+                data.extend_from_slice(digits);
             } else if item.is_none() || item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan()) {
                 // Missing: an empty puzzle field.
             } else {
                 return Err(PyTypeError::new_err(format!(
-                    "puzzle {i} is a {}, not a str",
+                    "puzzle {i} is a {}, not a str or int",
                     item.get_type().name()?
                 )));
             }

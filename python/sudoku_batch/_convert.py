@@ -5,6 +5,8 @@
 - ``S`` and ``U`` arrays of 81-character lines (``.``, ``0``, ``_`` or ``-`` for empty);
 - a ``str`` (one puzzle), or a list or tuple of ``str``/``bytes`` (``None`` is a missing
   puzzle), or a list of 81-value rows;
+- Python ints holding 81 digits, as ``pandas.read_csv`` makes of a Kaggle puzzle column (the
+  leading zeros it dropped were empty cells and come back);
 - pandas Series (object or string dtype, Arrow-backed or not) and polars Series;
 - pyarrow string arrays, and the result of :func:`sudoku_batch.read`.
 """
@@ -131,11 +133,6 @@ def _pandas_batch(series: Any) -> _native.Batch:
             import pyarrow as pa
 
             return _arrow_batch(pa.array(series.array))
-    if dtype.kind in "iu":
-        raise ValueError(
-            f"a Series of {dtype} is not puzzles: read the puzzle column as strings "
-            "(pandas.read_csv(..., dtype=str)) so that leading zeros are kept"
-        )
     return _native.Batch.from_strings(series.tolist())
 
 
