@@ -29,6 +29,14 @@ pub enum GridError {
         /// How many cells were found.
         found: usize,
     },
+    /// A cell value above 9 in a grid given as 81 numbers (an array row, not text).
+    #[error("cell {position} holds {value}, not 0 (empty) or a digit 1-9")]
+    Value {
+        /// 1-based cell position.
+        position: usize,
+        /// The offending value.
+        value: u8,
+    },
     /// A LeetCode-style board that is not 9 lists of 9 one-character strings.
     #[error("LeetCode board: {message}")]
     Board {

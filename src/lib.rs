@@ -15,6 +15,7 @@
 //!  io           readers of every input format (reader/), decompression, shared writing code
 //!  stats, distribution     totals and exact percentiles of a run
 //!  solver, canonical       the search; canonical forms up to symmetry
+//!  rate         human-style ratings (SE's ER/EP/ED): techniques in ladder order, step by step
 //!               │
 //!               ▼
 //!  symmetry     random numbers and Sudoku symmetries
@@ -25,7 +26,9 @@
 //!
 //! The binary (`src/app/`: arguments beside each command's `run`, the command skeleton
 //! `job.rs`, output rules, progress bar) sits above all of them and is the only part that
-//! knows about the command line.
+//! knows about the command line. Its crates come with the default `cli` feature; without it
+//! (`default-features = false`, as the Python module in `python/` builds the library) the
+//! library needs none of them, and `plot` is there only with the `plot` feature.
 //!
 //! ```
 //! use sudoku_batch::{Grid, solver::{solve_with_limit, Status}};
@@ -47,7 +50,9 @@ pub mod grid;
 pub mod io;
 pub mod limits;
 pub mod pipeline;
+#[cfg(feature = "plot")]
 pub mod plot;
+pub mod rate;
 pub mod shuffle;
 pub mod solve;
 pub mod solver;

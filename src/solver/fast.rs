@@ -753,22 +753,9 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             return;
         }
         if RULE == HYBRID && tally.root == Root::Undecided {
-            // The root's fixed point: a wide-open grid takes band configurations from here,
-            // under a small budget (see `solve_on`).
-            let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
-            tally.root = if open >= HYBRID_WIDE {
-                tally.budget = tally.budget.min(WIDE_BUDGET);
-                Root::Wide
-            } else {
-                Root::Narrow
-            };
+            decide_root(&st, tally);
         }
-        // Hybrid: band configurations from the root of a wide-open grid; else cells while
-        // the search has met few dead ends (most puzzles with many solutions never meet
-        // more), band configurations after.
-        let bands = RULE == BANDS
-            || (RULE == HYBRID && (tally.root == Root::Wide || tally.dead_ends >= HYBRID_AFTER));
-        if !CAREFUL && bands {
+        if !CAREFUL && branches_on_bands::<RULE>(tally) {
             let Ok(step) = st.band_step() else {
                 tally.dead_ends += 1;
                 return;
@@ -799,6 +786,28 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             None => return,
         }
     }
+}
+
+/// At the root's fixed point (`HYBRID`): a wide-open grid takes band configurations from
+/// here, under a small budget (see `solve_on`).
+#[inline(always)]
+fn decide_root(st: &State, tally: &mut Tally) {
+    let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
+    tally.root = if open >= HYBRID_WIDE {
+        tally.budget = tally.budget.min(WIDE_BUDGET);
+        Root::Wide
+    } else {
+        Root::Narrow
+    };
+}
+
+/// Whether the search branches on band configurations here. Hybrid: from the root of a
+/// wide-open grid; else cells while the search has met few dead ends (most puzzles with many
+/// solutions never meet more), band configurations after.
+#[inline(always)]
+fn branches_on_bands<const RULE: u8>(tally: &Tally) -> bool {
+    RULE == BANDS
+        || (RULE == HYBRID && (tally.root == Root::Wide || tally.dead_ends >= HYBRID_AFTER))
 }
 
 /// Branch on the candidates of the cell `bit` of `band`: every digit but the last is searched
