@@ -12,9 +12,10 @@
 //!  pipeline     batches of records → rayon → results in input order → a Sink
 //!               │
 //!               ▼
-//!  io           readers of every input format (reader/), decompression, writing helpers
+//!  io           readers of every input format (reader/), decompression, shared writing code
 //!  stats, distribution     totals and exact percentiles of a run
 //!  solver, canonical       the search; canonical forms up to symmetry
+//!  rate         human-style ratings (SE's ER/EP/ED): techniques in ladder order, step by step
 //!               │
 //!               ▼
 //!  symmetry     random numbers and Sudoku symmetries
@@ -49,6 +50,7 @@ pub mod io;
 pub mod pipeline;
 #[cfg(feature = "plot")]
 pub mod plot;
+pub mod rate;
 pub mod shuffle;
 pub mod solve;
 pub mod solver;

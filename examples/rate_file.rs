@@ -1,0 +1,93 @@
+//! Rates every puzzle of a file and prints one line per puzzle, `PUZZLE ER/EP/ED HARDEST
+//! STEPS [capped]`, then the rate on stderr (puzzles per second on one thread, the solve
+//! that proves uniqueness included). For comparing with reference raters and for measuring:
+//!
+//! ```text
+//! cargo run --release --example rate_file -- [--ladder sukaku] [--max-rating X] [--repeat N] FILE
+//! ```
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use sudoku_batch::io::{load_puzzles, ReaderOptions};
+use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater};
+use sudoku_batch::solver::{solve_with_limit, Status};
+
+fn main() {
+    let mut options = RateOptions::default();
+    let mut repeat = 1usize;
+    let mut quiet = false;
+    let mut solve_only = false;
+    let mut path = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--ladder" => {
+                options.ladder = args.next().expect("--ladder NAME").parse().expect("ladder")
+            }
+            "--max-rating" => {
+                let max: Difficulty = args
+                    .next()
+                    .expect("--max-rating X")
+                    .parse()
+                    .expect("rating");
+                options.max_rating = Some(max);
+            }
+            "--repeat" => repeat = args.next().expect("--repeat N").parse().expect("count"),
+            "--quiet" => quiet = true,
+            "--solve-only" => solve_only = true,
+            _ => path = Some(PathBuf::from(arg)),
+        }
+    }
+    let _ = Ladder::Se;
+    let path =
+        path.expect("usage: rate_file [--ladder L] [--max-rating X] [--repeat N] [--quiet] FILE");
+    let (puzzles, malformed) =
+        load_puzzles(&path, &ReaderOptions::default()).expect("read the file");
+    if malformed > 0 {
+        eprintln!("{}: {malformed} malformed records skipped", path.display());
+    }
+    let mut rater = Rater::new(options);
+    let start = Instant::now();
+    let mut out = String::new();
+    let mut rated = 0usize;
+    for round in 0..repeat {
+        for p in &puzzles {
+            let outcome = solve_with_limit(p, 2);
+            if outcome.status != Status::Solved {
+                if round == 0 && !quiet {
+                    out.push_str(&format!("{} {}\n", p.to_line(), outcome.status));
+                }
+                continue;
+            }
+            if solve_only {
+                rated += 1;
+                continue;
+            }
+            let r = rater.rate(p, &outcome.solution.expect("solved"));
+            rated += 1;
+            if round == 0 && !quiet {
+                let hardest = r.hardest.map_or("-", |t| t.name());
+                let capped = if r.capped { " capped" } else { "" };
+                out.push_str(&format!(
+                    "{} {}/{}/{} {} {}{}\n",
+                    p.to_line(),
+                    r.er,
+                    r.ep,
+                    r.ed,
+                    hardest.replace(' ', "_"),
+                    r.steps,
+                    capped
+                ));
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    print!("{out}");
+    eprintln!(
+        "{}: {rated} ratings in {seconds:.3} s: {:.0} puzzles/s, {:.2} us/puzzle (one thread, solve included)",
+        path.display(),
+        rated as f64 / seconds,
+        seconds * 1e6 / rated.max(1) as f64
+    );
+}

@@ -1,0 +1,84 @@
+//! One hint: what a technique found, before the step loop applies it.
+
+use super::board::CELLS;
+use super::{Difficulty, Technique};
+
+/// The hint a finder fills in: the technique and its difficulty, the cells and digits it
+/// rests on, at most one placement and any number of eliminations (as per-cell masks).
+#[derive(Clone)]
+pub(crate) struct Hint {
+    pub technique: Technique,
+    pub difficulty: Difficulty,
+    /// `(cell, digit - 1)` placed by the hint.
+    pub place: Option<(u8, u8)>,
+    /// Digits removed per cell (bit `d` for digit `d + 1`).
+    pub elim: [u16; CELLS],
+    /// The cells with a nonzero `elim` mask.
+    pub elim_cells: u128,
+    /// The cells the hint rests on, in the order the technique names them.
+    pub cells: [u8; CELLS],
+    pub n_cells: u8,
+    /// The digits the hint rests on.
+    pub digits: u16,
+}
+
+impl Hint {
+    pub(crate) const fn new() -> Hint {
+        Hint {
+            technique: Technique::HiddenSingle,
+            difficulty: Difficulty(0),
+            place: None,
+            elim: [0; CELLS],
+            elim_cells: 0,
+            cells: [0; CELLS],
+            n_cells: 0,
+            digits: 0,
+        }
+    }
+
+    /// Forgets the previous hint (only the eliminations it set are cleared).
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        let mut set = self.elim_cells;
+        while set != 0 {
+            self.elim[set.trailing_zeros() as usize] = 0;
+            set &= set - 1;
+        }
+        self.elim_cells = 0;
+        self.place = None;
+        self.n_cells = 0;
+        self.digits = 0;
+    }
+
+    /// Starts a hint of `technique` at `difficulty` (tenths).
+    #[inline]
+    pub(crate) fn start(&mut self, technique: Technique, difficulty: u8) {
+        self.clear();
+        self.technique = technique;
+        self.difficulty = Difficulty(difficulty);
+    }
+
+    /// Adds a cell the hint rests on.
+    #[inline]
+    pub(crate) fn add_cell(&mut self, cell: usize) {
+        if (self.n_cells as usize) < CELLS {
+            self.cells[self.n_cells as usize] = cell as u8;
+            self.n_cells += 1;
+        }
+    }
+
+    /// Removes the digits of `mask` from `cell`.
+    #[inline]
+    pub(crate) fn eliminate(&mut self, cell: usize, mask: u16) {
+        if mask != 0 {
+            self.elim[cell] |= mask;
+            self.elim_cells |= 1u128 << cell;
+        }
+    }
+
+    /// Places digit `d` (0-based) in `cell`.
+    #[inline]
+    pub(crate) fn set_place(&mut self, cell: usize, d: usize) {
+        self.place = Some((cell as u8, d as u8));
+    }
+}

@@ -1,0 +1,525 @@
+//! Human-style difficulty ratings: Sudoku Explainer's ER/EP/ED, by solving a puzzle the way
+//! SE 1.2.1.3 does, step by step.
+//!
+//! ```text
+//!  Rater::rate(puzzle, solution)
+//!    │ Board::load: candidates of the givens (cell masks, house x digit position masks)
+//!    ▼
+//!  ┌─ step loop ──────────────────────────────────────────────────────────────────────┐
+//!  │  finders in ladder order; the FIRST hint the first finder reports is the step     │
+//!  │  (SE's SingleHintAccumulator), whatever a later finder might have rated lower     │
+//!  │  apply: eliminations, then the placement (a placed digit leaves its 20 peers)     │
+//!  │  ER = max difficulty; ED = the first step's; EP = the running max at the first    │
+//!  │  step that places a digit                                                         │
+//!  └─ until solved, or no finder applies (capped), or the next step > max_rating ─────┘
+//! ```
+//!
+//! # The ladder (SE 1.2.1.3, `Solver.java`), in the order the finders run
+//!
+//! Each finder visits houses, digits and cells in SE's own order (see each function), since
+//! the first hint found is applied and a different one can lead to a different path.
+//!
+//! | order | technique | rating | definition |
+//! |---|---|---|---|
+//! | 1 | Hidden Single | 1.0 / 1.2 / 1.5 | last empty cell of a house / a digit with one place in a block / in a column or row |
+//! | 2 | Direct Pointing, Direct Claiming | 1.7 / 1.9 | a digit of a block locked in a line (of a line locked in a block) leaves a hidden single in another house crossing the second; only the single is placed |
+//! | 3 | Direct Hidden Pair | 2.0 | two digits confined to two cells of a house leave another digit one place there; only that single is placed |
+//! | 4 | Naked Single | 2.3 | a cell with one candidate |
+//! | 5 | Direct Hidden Triplet | 2.5 | as 3, with three digits |
+//! | 6 | Pointing, Claiming | 2.6 / 2.8 | a digit of a block confined to a line leaves the rest of the line (of a line confined to a block, the rest of the block) |
+//! | 7 | Naked Pair | 3.0 | two cells of a house holding two digits between them: the rest of the house loses them |
+//! | 8 | X-Wing | 3.2 | a digit's places in two base lines (columns first, then rows) lie in two cross lines: the cross lines lose it elsewhere |
+//! | 9 | Hidden Pair | 3.4 | two digits confined to two cells of a house: those cells lose their other digits |
+//! | 10 | Naked Triplet | 3.6 | as 7, three cells |
+//! | 11 | Swordfish | 3.8 | as 8, three lines |
+//! | 12 | Hidden Triplet | 4.0 | as 9, three digits |
+//! | 13 | XY-Wing | 4.2 | pivot `xy` seeing wings `xz` and `yz` (all bivalue): cells seeing both wings lose `z` |
+//! | 14 | XYZ-Wing | 4.4 | pivot `xyz`, wings `xz` and `yz`: cells seeing all three lose `z` |
+//!
+//! | 15 | Unique Rectangle / Loop types 1-4 | 4.5 / 4.6 / 4.7 / 5.0 (+0.1-0.5 for type 3) | cells that would make two solutions ([`uniqueness`](self) has the types); all found, the lowest (rating, type) first |
+//! | 16 | Naked Quad | 5.0 | as 7, four cells |
+//! | 17 | Jellyfish | 5.2 | as 8, four lines |
+//! | 18 | Hidden Quad | 5.4 | as 9, four digits |
+//! | 19 | BUG types 1-4 | 5.6 / 5.7 / 5.7+ | a few candidates off a bivalue universal grave: one of them is true |
+//! | 20 | Aligned Pair Exclusion | 6.2 | two cells whose value pairs would empty a common bivalue peer |
+//!
+//! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
+//! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
+//!
+//! SE's chains and forcing chains (6.5 and up, and aligned triplet exclusion, 7.5) come next
+//! and are not in the engine: a puzzle whose path needs them is **capped**: its rating is the
+//! path so far and [`Rating::capped`] is set, never a wrong number.
+//!
+//! The Sukaku ladder ([`Ladder::Sukaku`]) shares these finders for now.
+
+// Cells, houses and digits are small indexes into parallel tables: indexing reads better
+// than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
+
+mod board;
+mod bug;
+mod exclusion;
+mod hint;
+mod singles;
+mod subsets;
+mod uniqueness;
+mod wings;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::grid::{cell_name, Grid};
+use board::Board;
+use hint::Hint;
+
+/// A difficulty in tenths, as SE prints it: `Difficulty(23)` is 2.3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Difficulty(pub u8);
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0 / 10, self.0 % 10)
+    }
+}
+
+/// A difficulty that does not parse (`FromStr` of [`Difficulty`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid difficulty {0:?} (expected a rating like 2.3, from 0.0 to 25.5)")]
+pub struct ParseDifficultyError(String);
+
+impl FromStr for Difficulty {
+    type Err = ParseDifficultyError;
+    /// `"2.3"`, `"2"` or `"11.0"`: one decimal at most.
+    fn from_str(s: &str) -> Result<Difficulty, ParseDifficultyError> {
+        let err = || ParseDifficultyError(s.to_string());
+        let t = s.trim();
+        let (whole, tenth) = match t.split_once('.') {
+            Some((w, f)) if f.len() == 1 => (w, f),
+            Some(_) => return Err(err()),
+            None => (t, "0"),
+        };
+        if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let whole: u32 = whole.parse().map_err(|_| err())?;
+        let tenth: u32 = tenth.parse().map_err(|_| err())?;
+        let value = whole.checked_mul(10).and_then(|w| w.checked_add(tenth));
+        match value {
+            Some(v) if v <= u32::from(u8::MAX) => Ok(Difficulty(v as u8)),
+            _ => Err(err()),
+        }
+    }
+}
+
+/// Which technique ladder: Sudoku Explainer 1.2.1.3 (the default) or Sukaku Explainer's
+/// default set (the Sudoku Exchange bank's ratings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ladder {
+    /// Sudoku Explainer 1.2.1.3 (gsf's `serate`).
+    #[default]
+    Se,
+    /// Sukaku Explainer's default technique set.
+    Sukaku,
+}
+
+impl Ladder {
+    /// The ladder's name on the command line: `se` or `sukaku`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ladder::Se => "se",
+            Ladder::Sukaku => "sukaku",
+        }
+    }
+}
+
+impl fmt::Display for Ladder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A ladder name that is neither `se` nor `sukaku`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown ladder {0:?} (expected se or sukaku)")]
+pub struct ParseLadderError(String);
+
+impl FromStr for Ladder {
+    type Err = ParseLadderError;
+    fn from_str(s: &str) -> Result<Ladder, ParseLadderError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "se" => Ok(Ladder::Se),
+            "sukaku" => Ok(Ladder::Sukaku),
+            _ => Err(ParseLadderError(s.to_string())),
+        }
+    }
+}
+
+/// How to rate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RateOptions {
+    /// The technique ladder.
+    pub ladder: Ladder,
+    /// Stop a puzzle's path once the next step would be harder than this (the result is
+    /// capped).
+    pub max_rating: Option<Difficulty>,
+}
+
+macro_rules! techniques {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// One technique of the ladders. [`Technique::name`] is its name as SE prints it.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Technique {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Technique {
+            /// Every technique, in ladder order.
+            pub const ALL: &'static [Technique] = &[$(Technique::$variant,)*];
+
+            /// The technique's name as Sudoku Explainer prints it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Technique::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+techniques! {
+    /// The last empty cell of a house, or a digit with one place in a house.
+    HiddenSingle => "Hidden Single",
+    /// A block's digit locked in a line leaves a hidden single elsewhere (placed).
+    DirectPointing => "Direct Pointing",
+    /// A line's digit locked in a block leaves a hidden single elsewhere (placed).
+    DirectClaiming => "Direct Claiming",
+    /// A hidden pair leaves a hidden single in its house (placed).
+    DirectHiddenPair => "Direct Hidden Pair",
+    /// A cell with one candidate.
+    NakedSingle => "Naked Single",
+    /// A hidden triplet leaves a hidden single in its house (placed).
+    DirectHiddenTriplet => "Direct Hidden Triplet",
+    /// A block's digit confined to one line: the rest of the line loses it.
+    Pointing => "Pointing",
+    /// A line's digit confined to one block: the rest of the block loses it.
+    Claiming => "Claiming",
+    /// Two cells of a house with the same two candidates.
+    NakedPair => "Naked Pair",
+    /// A digit in two rows (columns) confined to two columns (rows).
+    XWing => "X-Wing",
+    /// Two digits confined to two cells of a house.
+    HiddenPair => "Hidden Pair",
+    /// Three cells of a house with three candidates between them.
+    NakedTriplet => "Naked Triplet",
+    /// A digit in three rows (columns) confined to three columns (rows).
+    Swordfish => "Swordfish",
+    /// Three digits confined to three cells of a house.
+    HiddenTriplet => "Hidden Triplet",
+    /// A bivalue pivot and two bivalue wings.
+    XYWing => "XY-Wing",
+    /// A trivalue pivot and two bivalue wings.
+    XYZWing => "XYZ-Wing",
+    /// A unique rectangle with one extra cell.
+    UniqueRectangle1 => "Unique Rectangle type 1",
+    /// A unique rectangle whose extra cells share one extra digit.
+    UniqueRectangle2 => "Unique Rectangle type 2",
+    /// A unique rectangle whose extra digits form a subset with other cells.
+    UniqueRectangle3 => "Unique Rectangle type 3",
+    /// A unique rectangle whose extra cells hold a locked digit of the pair.
+    UniqueRectangle4 => "Unique Rectangle type 4",
+    /// A unique loop (6 cells or more) with one extra cell.
+    UniqueLoop1 => "Unique Loop type 1",
+    /// A unique loop whose extra cells share one extra digit.
+    UniqueLoop2 => "Unique Loop type 2",
+    /// A unique loop whose extra digits form a subset with other cells.
+    UniqueLoop3 => "Unique Loop type 3",
+    /// A unique loop whose extra cells hold a locked digit of the pair.
+    UniqueLoop4 => "Unique Loop type 4",
+    /// Four cells of a house with four candidates between them.
+    NakedQuad => "Naked Quad",
+    /// A digit in four rows (columns) confined to four columns (rows).
+    Jellyfish => "Jellyfish",
+    /// Four digits confined to four cells of a house.
+    HiddenQuad => "Hidden Quad",
+    /// One cell off a bivalue universal grave.
+    Bug1 => "BUG type 1",
+    /// BUG cells sharing one extra digit.
+    Bug2 => "BUG type 2",
+    /// BUG cells whose extra digits form a naked set in a house.
+    Bug3 => "BUG type 3",
+    /// Two BUG cells in a house sharing a locked digit.
+    Bug4 => "BUG type 4",
+    /// Two cells whose candidate pairs are cut down by bivalue cells seeing both.
+    AlignedPairExclusion => "Aligned Pair Exclusion",
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rating of one puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rating {
+    /// The hardest step on the path (SE's ER).
+    pub er: Difficulty,
+    /// The hardest step up to and including the first placement (SE's EP); 0.0 when the
+    /// path stopped before any placement.
+    pub ep: Difficulty,
+    /// The first step's difficulty (SE's ED: the hardest step up to the first
+    /// elimination); 0.0 for a grid with no step.
+    pub ed: Difficulty,
+    /// The technique of the hardest step (the first one at that difficulty); `None` when
+    /// there was no step.
+    pub hardest: Option<Technique>,
+    /// Steps taken.
+    pub steps: u32,
+    /// The path stopped early: a technique the engine does not have was needed, or the
+    /// next step was harder than `max_rating`.
+    pub capped: bool,
+}
+
+/// A placement, `r1c2=5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Cell 0..81, row-major.
+    pub cell: u8,
+    /// Digit 1..=9.
+    pub digit: u8,
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", cell_name(self.cell), self.digit)
+    }
+}
+
+/// An elimination, `r3c4<>7`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Elimination {
+    /// Cell 0..81, row-major.
+    pub cell: u8,
+    /// Digit 1..=9.
+    pub digit: u8,
+}
+
+impl fmt::Display for Elimination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}<>{}", cell_name(self.cell), self.digit)
+    }
+}
+
+/// One step of a path, borrowed from the rater's scratch for the duration of the callback.
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    /// The technique.
+    pub technique: Technique,
+    /// Its difficulty.
+    pub difficulty: Difficulty,
+    /// The cells it rests on.
+    pub cells: &'a [u8],
+    /// The digits it rests on (bit `d - 1` for digit `d`).
+    pub digits: u16,
+    /// What it places (at most one digit).
+    pub placements: &'a [Placement],
+    /// What it eliminates, by cell then digit.
+    pub eliminations: &'a [Elimination],
+}
+
+/// The finders of a ladder, in the order they run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Finder {
+    HiddenSingle,
+    DirectLocking,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriplet,
+    Locking,
+    NakedSet(u8),
+    HiddenSet(u8),
+    Fish(u8),
+    XYWing,
+    XYZWing,
+    UniqueLoop,
+    Bug,
+    AlignedPairExclusion,
+}
+
+/// SE 1.2.1.3's producers in `Solver`'s order, up to aligned pair exclusion (chains come
+/// next: a puzzle that needs them is capped).
+const SE_LADDER: &[Finder] = &[
+    Finder::HiddenSingle,
+    Finder::DirectLocking,
+    Finder::DirectHiddenPair,
+    Finder::NakedSingle,
+    Finder::DirectHiddenTriplet,
+    Finder::Locking,
+    Finder::NakedSet(2),
+    Finder::Fish(2),
+    Finder::HiddenSet(2),
+    Finder::NakedSet(3),
+    Finder::Fish(3),
+    Finder::HiddenSet(3),
+    Finder::XYWing,
+    Finder::XYZWing,
+    Finder::UniqueLoop,
+    Finder::NakedSet(4),
+    Finder::Fish(4),
+    Finder::HiddenSet(4),
+    Finder::Bug,
+    Finder::AlignedPairExclusion,
+];
+
+/// Rates puzzles. Holds all its scratch, so it allocates nothing per puzzle; one lives per
+/// worker thread (it is `Send`), and it gives the same result whatever thread runs it.
+pub struct Rater {
+    options: RateOptions,
+    board: Board,
+    hint: Hint,
+    eliminations: [Elimination; 729],
+}
+
+impl Rater {
+    /// A rater with these options.
+    pub fn new(options: RateOptions) -> Rater {
+        Rater {
+            options,
+            board: Board::blank(),
+            hint: Hint::new(),
+            eliminations: [Elimination { cell: 0, digit: 0 }; 729],
+        }
+    }
+
+    /// The options it rates with.
+    pub fn options(&self) -> RateOptions {
+        self.options
+    }
+
+    /// Rates a valid puzzle with exactly one solution; `solution` is that solution (the
+    /// caller has solved it first, e.g. with `solver::solve_with_limit(puzzle, 2)`).
+    pub fn rate(&mut self, puzzle: &Grid, solution: &Grid) -> Rating {
+        self.run(puzzle, solution, None)
+    }
+
+    /// The same, calling `on_step` for every step of the path in order.
+    pub fn rate_with_steps(
+        &mut self,
+        puzzle: &Grid,
+        solution: &Grid,
+        on_step: &mut dyn FnMut(&Step<'_>),
+    ) -> Rating {
+        self.run(puzzle, solution, Some(on_step))
+    }
+
+    fn ladder(&self) -> &'static [Finder] {
+        SE_LADDER
+    }
+
+    fn run(
+        &mut self,
+        puzzle: &Grid,
+        _solution: &Grid,
+        mut on_step: Option<&mut dyn FnMut(&Step<'_>)>,
+    ) -> Rating {
+        self.board.load(puzzle.cells());
+        let ladder = self.ladder();
+        let mut rating = Rating::default();
+        while !self.board.solved() {
+            if !find(ladder, &self.board, &mut self.hint) {
+                rating.capped = true;
+                break;
+            }
+            let difficulty = self.hint.difficulty;
+            if self.options.max_rating.is_some_and(|max| difficulty > max) {
+                rating.capped = true;
+                break;
+            }
+            if difficulty > rating.er {
+                rating.er = difficulty;
+                rating.hardest = Some(self.hint.technique);
+            }
+            if rating.steps == 0 {
+                rating.ed = rating.er;
+            }
+            if rating.ep == Difficulty(0) && self.hint.place.is_some() {
+                rating.ep = rating.er;
+            }
+            rating.steps += 1;
+            if let Some(callback) = on_step.as_mut() {
+                self.report(&mut **callback);
+            }
+            apply(&mut self.board, &self.hint);
+        }
+        rating
+    }
+
+    fn report(&mut self, on_step: &mut dyn FnMut(&Step<'_>)) {
+        let hint = &self.hint;
+        let mut n = 0;
+        for c in board::cells_of(hint.elim_cells) {
+            for d in board::digits_of(hint.elim[c]) {
+                self.eliminations[n] = Elimination {
+                    cell: c as u8,
+                    digit: d as u8 + 1,
+                };
+                n += 1;
+            }
+        }
+        let placement = hint.place.map(|(cell, d)| Placement { cell, digit: d + 1 });
+        let step = Step {
+            technique: hint.technique,
+            difficulty: hint.difficulty,
+            cells: &hint.cells[..hint.n_cells as usize],
+            digits: hint.digits,
+            placements: placement.as_slice(),
+            eliminations: &self.eliminations[..n],
+        };
+        on_step(&step);
+    }
+}
+
+impl Default for Rater {
+    fn default() -> Rater {
+        Rater::new(RateOptions::default())
+    }
+}
+
+/// Runs the finders in order; the first hint found is in `hint`.
+fn find(ladder: &[Finder], b: &Board, hint: &mut Hint) -> bool {
+    ladder.iter().any(|&finder| match finder {
+        Finder::HiddenSingle => singles::hidden_single(b, hint),
+        Finder::DirectLocking => singles::locking(b, hint, true),
+        Finder::DirectHiddenPair => singles::direct_hidden_set(b, hint, 2),
+        Finder::NakedSingle => singles::naked_single(b, hint),
+        Finder::DirectHiddenTriplet => singles::direct_hidden_set(b, hint, 3),
+        Finder::Locking => singles::locking(b, hint, false),
+        Finder::NakedSet(k) => subsets::naked_set(b, hint, k as usize),
+        Finder::HiddenSet(k) => subsets::hidden_set(b, hint, k as usize),
+        Finder::Fish(k) => subsets::fish(b, hint, k as usize),
+        Finder::XYWing => wings::xy_wing(b, hint, false),
+        Finder::XYZWing => wings::xy_wing(b, hint, true),
+        Finder::UniqueLoop => uniqueness::unique_loops(b, hint),
+        Finder::Bug => bug::bug(b, hint),
+        Finder::AlignedPairExclusion => exclusion::aligned_pair(b, hint),
+    })
+}
+
+/// Applies a hint as SE does: eliminations first, then the placement.
+fn apply(b: &mut Board, hint: &Hint) {
+    for c in board::cells_of(hint.elim_cells) {
+        b.remove_mask(c, hint.elim[c]);
+    }
+    if let Some((cell, d)) = hint.place {
+        b.place(cell as usize, d as usize);
+    }
+}
+
+/// Rates one puzzle with default options (SE's ladder, no cap).
+pub fn rate(puzzle: &Grid, solution: &Grid) -> Rating {
+    Rater::default().rate(puzzle, solution)
+}
+
+#[cfg(test)]
+mod tests;

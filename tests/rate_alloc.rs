@@ -1,0 +1,97 @@
+//! Rating allocates nothing per puzzle: a counting global allocator watches this thread while
+//! a rater, made once, rates puzzles of every kind (with and without steps).
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use sudoku_batch::io::{load_puzzles, ReaderOptions};
+use sudoku_batch::rate::{Ladder, RateOptions, Rater, Step};
+use sudoku_batch::solver::{solve_with_limit, Status};
+use sudoku_batch::Grid;
+
+struct Counting;
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<u64> = const { Cell::new(0) };
+}
+
+fn note() {
+    let _ = ARMED.try_with(|armed| {
+        if armed.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn allocations(f: impl FnOnce()) -> u64 {
+    COUNT.with(|c| c.set(0));
+    ARMED.with(|a| a.set(true));
+    f();
+    ARMED.with(|a| a.set(false));
+    COUNT.with(|c| c.get())
+}
+
+#[test]
+fn rating_allocates_nothing() {
+    let mut puzzles: Vec<(Grid, Grid)> = Vec::new();
+    for (name, every) in [
+        ("kaggle1m_sample_first24997.csv", 100),
+        ("sudoku_exchange_hard.txt", 1000),
+        ("sudoku_exchange_diabolical.txt", 400),
+        ("puzzles3_magictour_top1465", 10),
+    ] {
+        let Some(path) = common::dataset(name) else {
+            continue;
+        };
+        let (ps, _) = load_puzzles(&path, &ReaderOptions::default()).expect("dataset");
+        for p in ps.into_iter().step_by(every) {
+            let out = solve_with_limit(&p, 2);
+            if out.status == Status::Solved {
+                puzzles.push((p, out.solution.expect("solved")));
+            }
+        }
+    }
+    let easy: Grid =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+            .parse()
+            .unwrap();
+    puzzles.push((easy, solve_with_limit(&easy, 2).solution.unwrap()));
+    for ladder in [Ladder::Se, Ladder::Sukaku] {
+        let mut rater = Rater::new(RateOptions {
+            ladder,
+            max_rating: None,
+        });
+        let mut steps = 0u64;
+        let n = allocations(|| {
+            for (p, s) in &puzzles {
+                rater.rate(p, s);
+                rater.rate_with_steps(p, s, &mut |step: &Step<'_>| {
+                    steps += step.eliminations.len() as u64 + 1;
+                });
+            }
+        });
+        assert_eq!(n, 0, "{ladder}: {n} allocations");
+        assert!(steps > 0);
+    }
+    assert!(allocations(|| drop(std::hint::black_box(vec![1u8; 10]))) > 0);
+}

@@ -1,0 +1,231 @@
+//! The rating engine against Sudoku Explainer 1.2.1.3's own ratings (fixtures), and its
+//! soundness: every step of sampled paths is replayed against the solution.
+
+mod common;
+
+use std::collections::HashSet;
+
+use sudoku_batch::generate::{generate, GenerateConfig};
+use sudoku_batch::io::{load_puzzles, ReaderOptions};
+use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Rating, Step, Technique};
+use sudoku_batch::solver::{solve_with_limit, Status};
+use sudoku_batch::symmetry::{Rng, Symmetry};
+use sudoku_batch::Grid;
+
+/// `PUZZLE ER/EP/ED [HARDEST]` lines as SE 1.2.1.3 (`serate`) rated them.
+fn fixtures(name: &str) -> Vec<(Grid, [Difficulty; 3], String)> {
+    let text = std::fs::read_to_string(common::fixture(name)).expect("fixture");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut fields = l.split_whitespace();
+            let p = fields.next().expect("PUZZLE");
+            let r = fields.next().expect("ER/EP/ED");
+            let mut it = r
+                .split('/')
+                .map(|x| x.parse::<Difficulty>().expect("rating"));
+            let ratings = [(); 3].map(|_| it.next().expect("three ratings"));
+            let hardest = fields.next().unwrap_or("").to_string();
+            (p.parse().expect("puzzle"), ratings, hardest)
+        })
+        .collect()
+}
+
+fn solution(p: &Grid) -> Grid {
+    let outcome = solve_with_limit(p, 2);
+    assert_eq!(outcome.status, Status::Solved, "{}", p.to_line());
+    outcome.solution.expect("solved")
+}
+
+/// Chains start at 6.5: below that SE's ladder is the engine's.
+const CHAINS: Difficulty = Difficulty(65);
+
+#[test]
+fn agrees_with_sudoku_explainer_fixtures() {
+    let mut rater = Rater::default();
+    let mut exact = 0;
+    for (p, [er, ep, ed], _) in fixtures("rate/se-1.2.1.3.txt") {
+        let r = rater.rate(&p, &solution(&p));
+        if er >= CHAINS {
+            assert!(r.capped, "{}: SE {er} needs chains", p.to_line());
+            assert!(
+                r.er <= er,
+                "{}: capped at {} above SE's {er}",
+                p.to_line(),
+                r.er
+            );
+        } else {
+            assert!(!r.capped, "{}: capped, SE {er}", p.to_line());
+            assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
+            exact += 1;
+        }
+    }
+    assert!(exact >= 100, "{exact} exact ratings");
+}
+
+/// One set of puzzles per technique of SE's ladder below chains: the rating and the
+/// hardest technique are SE's.
+#[test]
+fn every_technique_agrees_with_sudoku_explainer() {
+    let mut rater = Rater::default();
+    let mut seen = HashSet::new();
+    for (p, [er, ep, ed], hardest) in fixtures("rate/se-techniques.txt") {
+        let r = rater.rate(&p, &solution(&p));
+        assert!(!r.capped, "{}", p.to_line());
+        assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
+        let ours = r.hardest.expect("a step");
+        // SE names loops of 8 cells and more with their size: "Unique Loop 8 type 1".
+        let words: Vec<&str> = hardest.split('_').collect();
+        let se_name = words
+            .iter()
+            .enumerate()
+            .filter(|&(i, w)| !(i > 0 && words[i - 1] == "Loop" && w.parse::<u32>().is_ok()))
+            .map(|(_, w)| *w)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(ours.name(), se_name, "{}", p.to_line());
+        seen.insert(ours);
+    }
+    let ladder = Technique::ALL
+        .iter()
+        .take_while(|&&t| t != Technique::AlignedPairExclusion)
+        .count()
+        + 1;
+    assert!(
+        seen.len() + 2 >= ladder,
+        "{} of {ladder} techniques seen",
+        seen.len()
+    );
+    assert!(seen.contains(&Technique::AlignedPairExclusion));
+    assert!(seen.contains(&Technique::Bug3));
+}
+
+/// Replays a path on a grid of its own: placements are the solution's digits, eliminations
+/// never remove the solution's digit, and an uncapped path fills the grid.
+fn replay(rater: &mut Rater, p: &Grid) -> Rating {
+    let s = solution(p);
+    let mut grid = *p;
+    let mut steps = 0u32;
+    let mut last = Difficulty(0);
+    let r = rater.rate_with_steps(p, &s, &mut |step: &Step<'_>| {
+        steps += 1;
+        last = last.max(step.difficulty);
+        assert!(!step.placements.is_empty() || !step.eliminations.is_empty());
+        for e in step.eliminations {
+            assert_ne!(
+                s.get(e.cell as usize),
+                e.digit,
+                "{}: {e} by {}",
+                p.to_line(),
+                step.technique
+            );
+        }
+        for pl in step.placements {
+            assert_eq!(
+                s.get(pl.cell as usize),
+                pl.digit,
+                "{}: {pl} by {}",
+                p.to_line(),
+                step.technique
+            );
+            assert_eq!(grid.get(pl.cell as usize), 0);
+            grid.set(pl.cell as usize, pl.digit);
+        }
+    });
+    assert_eq!(r.steps, steps);
+    assert_eq!(r.er, last);
+    if !r.capped {
+        assert_eq!(
+            grid,
+            s,
+            "{}: uncapped path ends in the solution",
+            p.to_line()
+        );
+    }
+    r
+}
+
+fn sample(name: &str, every: usize) -> Vec<Grid> {
+    let Some(path) = common::dataset(name) else {
+        return Vec::new();
+    };
+    let (puzzles, _) = load_puzzles(&path, &ReaderOptions::default()).expect("dataset");
+    puzzles.into_iter().step_by(every).collect()
+}
+
+#[test]
+fn paths_are_sound_on_datasets() {
+    for ladder in [Ladder::Se, Ladder::Sukaku] {
+        let mut rater = Rater::new(RateOptions {
+            ladder,
+            max_rating: None,
+        });
+        for (name, every) in [
+            ("kaggle1m_sample_first24997.csv", 250),
+            ("sudoku_exchange_hard.txt", 3000),
+            ("sudoku_exchange_diabolical.txt", 1200),
+            ("puzzles2_17_clue", 500),
+            ("puzzles3_magictour_top1465", 15),
+            ("tdoku_puzzles1_unbiased_first1000", 10),
+        ] {
+            for p in sample(name, every) {
+                replay(&mut rater, &p);
+            }
+        }
+    }
+}
+
+#[test]
+fn generated_and_shuffled_puzzles_never_panic() {
+    let mut rater = Rater::default();
+    let cfg = GenerateConfig {
+        seed: 29,
+        minimal: true,
+        ..GenerateConfig::default()
+    };
+    let mut rng = Rng::new(7, 0);
+    for i in 0..150 {
+        let g = generate(&cfg, i).expect("a puzzle");
+        replay(&mut rater, &g.puzzle);
+        let shuffled = Symmetry::random(&mut rng).apply(&g.puzzle);
+        replay(&mut rater, &shuffled);
+    }
+}
+
+#[test]
+fn max_rating_caps_the_path() {
+    // A puzzle SE rates 2.3 (a naked single is needed).
+    let (p, [er, ..], _) = fixtures("rate/se-1.2.1.3.txt")
+        .into_iter()
+        .find(|(_, r, _)| r[0] == Difficulty(23))
+        .expect("a 2.3 fixture");
+    let s = solution(&p);
+    let low = Rater::new(RateOptions {
+        ladder: Ladder::Se,
+        max_rating: Some(Difficulty(20)),
+    })
+    .rate(&p, &s);
+    assert!(low.capped);
+    assert!(low.er <= Difficulty(20));
+    let high = Rater::new(RateOptions {
+        ladder: Ladder::Se,
+        max_rating: Some(er),
+    })
+    .rate(&p, &s);
+    assert!(!high.capped);
+    assert_eq!(high.er, er);
+}
+
+#[test]
+fn raters_are_reusable_and_deterministic() {
+    let puzzles = sample("sudoku_exchange_hard.txt", 8000);
+    let mut a = Rater::default();
+    let first: Vec<Rating> = puzzles.iter().map(|p| a.rate(p, &solution(p))).collect();
+    let again: Vec<Rating> = puzzles.iter().map(|p| a.rate(p, &solution(p))).collect();
+    let fresh: Vec<Rating> = puzzles
+        .iter()
+        .map(|p| Rater::default().rate(p, &solution(p)))
+        .collect();
+    assert_eq!(first, again);
+    assert_eq!(first, fresh);
+}
