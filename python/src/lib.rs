@@ -8,6 +8,7 @@ mod batch;
 mod calls;
 mod make;
 mod pool;
+mod rate;
 mod read;
 
 use pyo3::prelude::*;
@@ -23,6 +24,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make::shuffle, m)?)?;
     m.add_function(wrap_pyfunction!(make::strings, m)?)?;
     m.add_function(wrap_pyfunction!(read::read, m)?)?;
+    m.add_function(wrap_pyfunction!(rate::rate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -7,7 +7,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use sudoku_batch::generate::{generate_unless, GenerateConfig};
+use sudoku_batch::generate::{
+    generate_unless, GenerateConfig, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
+};
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::shuffle::ShuffleConfig;
 use sudoku_batch::Grid;
@@ -21,24 +23,31 @@ use crate::pool::{in_slices, thread_count, Cells};
 /// `attempts` each took. A puzzle that cannot meet the bounds within its attempts is a
 /// `ValueError` saying which bound failed.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed, min_clues=17, max_clues=81, minimal=false, min_guesses=0,
+#[pyo3(signature = (n, *, seed, min_clues=None, max_clues=None, minimal=false, min_guesses=0,
     max_guesses=u64::MAX, max_attempts=10_000, threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
     n: usize,
     seed: u64,
-    min_clues: usize,
-    max_clues: usize,
+    min_clues: Option<usize>,
+    max_clues: Option<usize>,
     minimal: bool,
     min_guesses: u64,
     max_guesses: u64,
     max_attempts: u32,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if min_clues > max_clues || max_clues > CELLS {
+    // As the CLI: 22..36 by default, any count with `minimal`.
+    let (low, high) = if minimal {
+        (MIN_CLUES, MAX_CLUES)
+    } else {
+        DEFAULT_CLUES
+    };
+    let (min_clues, max_clues) = (min_clues.unwrap_or(low), max_clues.unwrap_or(high));
+    if min_clues > max_clues || min_clues < MIN_CLUES || max_clues > MAX_CLUES {
         return Err(PyValueError::new_err(format!(
-            "clues {min_clues}..{max_clues}: give 17 <= min <= max <= 81"
+            "clues {min_clues}..{max_clues}: give {MIN_CLUES} <= min <= max <= {MAX_CLUES}"
         )));
     }
     let cfg = GenerateConfig {

@@ -32,6 +32,7 @@ __all__ = [
     "CanonStatus",
     "GenerateResult",
     "Problem",
+    "RateResult",
     "ReadResult",
     "ShuffleResult",
     "SolveResult",
@@ -39,6 +40,7 @@ __all__ = [
     "VerifyResult",
     "canon",
     "generate",
+    "rate",
     "read",
     "register_accessor",
     "shuffle",
@@ -328,8 +330,8 @@ def generate(
     Args:
         n: how many.
         seed: the run's seed.
-        clues: a clue count or a ``(min, max)`` range (default 17-81: as far as random
-            removal goes).
+        clues: a clue count or a ``(min, max)`` range within 17-80 (default 22-36, the range
+            of typical published puzzles; with ``minimal``, any count).
         minimal: remove clues until none can go (ignores the target count).
         guesses: bounds on the guesses the ``jcz`` solver needs (a number or ``(min, max)``).
         max_attempts: attempts per puzzle before giving up.
@@ -338,7 +340,7 @@ def generate(
         ValueError: a puzzle could not meet the bounds within ``max_attempts`` (the message
             says which bound failed and how close the attempts came).
     """
-    low, high = _bounds(clues, (17, 81), "clues")
+    low, high = _bounds(clues, (None, None), "clues")
     gmin, gmax = _bounds(guesses, (0, 2**64 - 1), "guesses")
     fields = _native.generate(
         n,
@@ -399,6 +401,98 @@ def shuffle(
         as_batch(puzzles), seed=seed, copies=copies, solutions=solutions, threads=threads
     )
     return ShuffleResult(fields, copies)
+
+
+class RateResult:
+    """The result of :func:`rate`: Sudoku Explainer's ratings, arrays of length n.
+
+    Attributes:
+        er, ep, ed: (n,) float32, SE's ER (hardest step), EP (hardest up to the first
+            placement) and ED (first step); 0.0 where the puzzle is not rated.
+        hardest: (n,) uint8, index into ``techniques`` of the hardest step's technique
+            (255: none).
+        techniques: the technique names, in ladder order.
+        steps: (n,) uint32 steps on the path.
+        capped: (n,) bool: the path stopped early (it needs chains, which the engine does not
+            have, or a step above ``max_rating``): the ratings are a lower bound.
+        status: (n,) uint8 of :class:`Status` values of the uniqueness proof (limit 2): only
+            ``SOLVED`` rows are rated.
+        errors: ``{row: message}`` for the rows not rated.
+    """
+
+    __slots__ = ("er", "ep", "ed", "hardest", "techniques", "steps", "capped", "status",
+                 "errors", "index")
+
+    def __init__(self, fields: dict, index: Any = None) -> None:
+        self.er: np.ndarray = fields["er"]
+        self.ep: np.ndarray = fields["ep"]
+        self.ed: np.ndarray = fields["ed"]
+        self.hardest: np.ndarray = fields["hardest"]
+        self.techniques: list[str] = fields["techniques"]
+        self.steps: np.ndarray = fields["steps"]
+        self.capped: np.ndarray = fields["capped"]
+        self.status: np.ndarray = fields["status"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def __repr__(self) -> str:
+        rated = int((self.status == Status.SOLVED).sum())
+        return f"RateResult(n={len(self)}, rated={rated}, capped={int(self.capped.sum())})"
+
+    def hardest_names(self) -> list:
+        """The hardest step's technique name per row (None where there is none)."""
+        names = self.techniques
+        return [names[h] if h < len(names) else None for h in self.hardest.tolist()]
+
+    def to_pandas(self) -> Any:
+        """A DataFrame ``er, ep, ed, hardest, steps, capped, status, error`` on the input's
+        index when it had one."""
+        import pandas as pd
+
+        error = [None] * len(self)
+        for row, message in self.errors.items():
+            error[row] = message
+        return pd.DataFrame(
+            {
+                "er": self.er, "ep": self.ep, "ed": self.ed, "hardest": self.hardest_names(),
+                "steps": self.steps, "capped": self.capped,
+                "status": pd.Categorical.from_codes(
+                    self.status.astype(np.int8), categories=[s.name.lower() for s in Status]
+                ),
+                "error": error,
+            },
+            index=self.index,
+        )
+
+
+def rate(
+    puzzles: Puzzles,
+    *,
+    ladder: str = "se",
+    max_rating: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> RateResult:
+    """Rate each puzzle by human-style difficulty: Sudoku Explainer 1.2.1.3's ER/EP/ED,
+    found by solving the puzzle step by step with SE's techniques in SE's order (the
+    library's ``rate`` engine). Each puzzle is proved unique first (solution limit 2); only
+    unique puzzles are rated, the others keep their :class:`Status`.
+
+    Args:
+        puzzles: as for :func:`solve`.
+        ladder: ``se`` (Sudoku Explainer 1.2.1.3, the default) or ``sukaku``.
+        max_rating: stop a path once its next step would be harder (the row is then
+            ``capped``).
+        threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).
+
+    A puzzle whose path needs chains (ratings of 6.5 and up) is ``capped``: its ratings are
+    those of the path so far, never a wrong number.
+    """
+    fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
+                          threads=threads)
+    return RateResult(fields, index_of(puzzles))
 
 
 class ReadResult:

@@ -38,8 +38,8 @@ def generate(
     n: int,
     *,
     seed: int,
-    min_clues: int = 17,
-    max_clues: int = 81,
+    min_clues: Optional[int] = None,
+    max_clues: Optional[int] = None,
     minimal: bool = False,
     min_guesses: int = 0,
     max_guesses: int = ...,
@@ -52,6 +52,13 @@ def shuffle(
     seed: int,
     copies: int = 1,
     solutions: bool = False,
+    threads: Optional[int] = None,
+) -> dict[str, Any]: ...
+def rate(
+    batch: Batch,
+    *,
+    ladder: str = "se",
+    max_rating: Optional[float] = None,
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def strings(batch: Batch, *, empty: int = 46) -> list[Optional[str]]: ...
