@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The Python module against the CLI's `bench` and the other Python Sudoku packages, side by
-side in one run: each round measures every contender once, in turn; the table gives medians
+side in one run: each round measures every contender in turn (the module's calls: the median
+of CALLS calls; `bench`: its own rate over seconds of repeats); the table gives medians
 over the rounds and ratios taken within each round (so a busy machine slows both sides of a
 ratio alike).
 
@@ -44,6 +45,10 @@ import sudoku_batch as sb
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = ROOT.parent / "shared" / "datasets"
 CLI = ROOT / "target" / "release" / "sudoku-batch"
+# Calls per round of each module measurement, whose median stands for the round: `bench`
+# reports a steady rate over seconds of repeated solving, one call of the module lasts
+# under a second.
+CALLS = 3
 
 
 def cli(*args: str) -> str:
@@ -69,11 +74,16 @@ def make_inputs(tmp: Path) -> tuple[Path, Path]:
     return kaggle, top
 
 
-def timed(f, n: int) -> float:
-    """Puzzles per second of one call of f (which handles n puzzles)."""
-    start = time.perf_counter()
-    f()
-    return n / (time.perf_counter() - start)
+def timed(f, n: int, calls: int = 1) -> float:
+    """Puzzles per second of f (which handles n puzzles): the median of `calls` calls, each
+    timed from the call to the release of its result."""
+    rates = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        result = f()
+        del result
+        rates.append(n / (time.perf_counter() - start))
+    return statistics.median(rates)
 
 
 def bench_cli(path: Path, threads: int) -> float:
@@ -170,12 +180,12 @@ def main() -> None:
         rounds: list[dict] = []
         for r in range(args.rounds):
             m = {}
-            m["array 2t"] = timed(lambda: sb.solve(k_array, threads=2), n_k)
-            m["list 2t"] = timed(lambda: sb.solve(k_list, threads=2), n_k)
-            m["series 2t"] = timed(lambda: sb.solve(k_series, threads=2), n_k)
+            m["array 2t"] = timed(lambda: sb.solve(k_array, threads=2), n_k, CALLS)
+            m["list 2t"] = timed(lambda: sb.solve(k_list, threads=2), n_k, CALLS)
+            m["series 2t"] = timed(lambda: sb.solve(k_series, threads=2), n_k, CALLS)
             m["bench 2t"] = bench_cli(kaggle_csv, 2)
-            m["top 1t"] = timed(lambda: sb.solve(t_array, threads=1), n_t)
-            m["top 2t"] = timed(lambda: sb.solve(t_array, threads=2), n_t)
+            m["top 1t"] = timed(lambda: sb.solve(t_array, threads=1), n_t, CALLS)
+            m["top 2t"] = timed(lambda: sb.solve(t_array, threads=2), n_t, CALLS)
             m["top bench 1t"] = bench_cli(top_txt, 1)
             m["top bench 2t"] = bench_cli(top_txt, 2)
             for name, solve in found.items():
