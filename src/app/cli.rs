@@ -8,11 +8,12 @@ use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::solver::Algorithm;
 
-use crate::commands::{bench, canon, docs, generate, plot, shuffle, solve, verify};
+use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem)
+  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem;
+       rate: rated)
   1    the run finished, but some records were not (each is in the output, with its line)
   2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
   130  interrupted (SIGINT; 143 for SIGTERM): an -o output file is removed, never left half
@@ -36,6 +37,11 @@ pub enum Command {
     /// Check published solutions: every problem of every record, by line.
     #[command(after_help = verify::HELP)]
     Verify(verify::VerifyArgs),
+
+    /// Rate every puzzle as Sudoku Explainer does (ER/EP/ED: human-style difficulty), one
+    /// result per record in input order; --steps writes each solving step.
+    #[command(after_help = rate::HELP)]
+    Rate(rate::RateArgs),
 
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
     #[command(after_help = generate::HELP)]
