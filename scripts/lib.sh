@@ -1,4 +1,4 @@
-# Shared helpers for the measuring scripts: `. scripts/lib.sh` from the repository root.
+# What the measuring scripts share: `. scripts/lib.sh` from the repository root.
 
 # Build the release binary and name it (in $CARGO_TARGET_DIR when that is set).
 build_release() {

@@ -12,7 +12,7 @@
 //!  pipeline     batches of records → rayon → results in input order → a Sink
 //!               │
 //!               ▼
-//!  io           readers of every input format (reader/), decompression, writing helpers
+//!  io           readers of every input format (reader/), decompression, shared writing code
 //!  stats, distribution     totals and exact percentiles of a run
 //!  solver, canonical       the search; canonical forms up to symmetry
 //!  rate         human-style ratings (SE's ER/EP/ED): techniques in ladder order, step by step

@@ -138,7 +138,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
 
-    /// Output file (default stdout); written through a temporary file, so complete or absent.
+    /// Output file (default stdout); written through a temporary file, so complete or absent
+    /// (a name ending in .gz, .zst, .xz or .bz2 is written compressed).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 

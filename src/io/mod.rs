@@ -1,5 +1,5 @@
 //! Reading puzzles from files and stdin (every format, compressed or not), and the writing
-//! helpers the report formats share.
+//! functions the report formats share.
 
 mod line_ends;
 pub mod passthrough;
