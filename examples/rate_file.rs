@@ -17,6 +17,7 @@ fn main() {
     let mut options = RateOptions::default();
     let mut repeat = 1usize;
     let mut quiet = false;
+    let mut solve_only = false;
     let mut path = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -34,6 +35,7 @@ fn main() {
             }
             "--repeat" => repeat = args.next().expect("--repeat N").parse().expect("count"),
             "--quiet" => quiet = true,
+            "--solve-only" => solve_only = true,
             _ => path = Some(PathBuf::from(arg)),
         }
     }
@@ -56,6 +58,10 @@ fn main() {
                 if round == 0 && !quiet {
                     out.push_str(&format!("{} {}\n", p.to_line(), outcome.status));
                 }
+                continue;
+            }
+            if solve_only {
+                rated += 1;
                 continue;
             }
             let r = rater.rate(p, &outcome.solution.expect("solved"));

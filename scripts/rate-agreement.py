@@ -7,6 +7,8 @@ REFERENCE lines, any of:
     PUZZLE ED=ER/EP/ED [SECONDS]          serate's output (--format="%g ED=%r/%p/%d %e")
     PUZZLE ER/EP/ED HARDEST SECONDS        reference files of the oracles
     HASH PUZZLE RATING                     the Sudoku Exchange bank (ER only)
+With --bank, the LAST field of each reference line is taken as the reference ER (the oracles'
+Sukaku files carry the bank's rating there), EP/ED are not compared.
 OURS lines (examples/rate_file.rs):
     PUZZLE ER/EP/ED HARDEST STEPS [capped]
 
@@ -29,12 +31,17 @@ def norm(p):
     return p[:81].replace(".", "0")
 
 
-def read_reference(path):
+def read_reference(path, bank=False):
     ref = {}
     with open(path) as f:
         for line in f:
             parts = line.split()
             if not parts:
+                continue
+            if bank:
+                p = parts[1] if len(parts[0]) < 81 else parts[0]
+                if len(p) >= 81 and NUMBER.match(parts[-1]):
+                    ref.setdefault(norm(p), (parts[-1], None, None, None))
                 continue
             if len(parts) >= 3 and len(parts[1]) == 81 and NUMBER.match(parts[2]):
                 ref.setdefault(norm(parts[1]), (parts[2], None, None, None))
@@ -85,8 +92,9 @@ def main():
     ap.add_argument("ours")
     ap.add_argument("--show", type=int, default=20, help="differing puzzles to list")
     ap.add_argument("--bands", choices=["se", "fine"], default="se")
+    ap.add_argument("--bank", action="store_true", help="the last field is the reference ER")
     args = ap.parse_args()
-    ref = read_reference(args.reference)
+    ref = read_reference(args.reference, args.bank)
     ours = read_ours(args.ours)
     bands = BANDS_SE if args.bands == "se" else bands_fine()
     rows = {label: [0, 0, 0, 0, 0, 0] for _, _, label in bands}

@@ -12,19 +12,21 @@ use sudoku_batch::solver::{solve_with_limit, Status};
 use sudoku_batch::symmetry::{Rng, Symmetry};
 use sudoku_batch::Grid;
 
-/// `PUZZLE ER/EP/ED` lines as SE 1.2.1.3 (`serate`) rated them.
-fn fixtures(name: &str) -> Vec<(Grid, [Difficulty; 3])> {
+/// `PUZZLE ER/EP/ED [HARDEST]` lines as SE 1.2.1.3 (`serate`) rated them.
+fn fixtures(name: &str) -> Vec<(Grid, [Difficulty; 3], String)> {
     let text = std::fs::read_to_string(common::fixture(name)).expect("fixture");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
-            let (p, r) = l.split_once(' ').expect("PUZZLE ER/EP/ED");
+            let mut fields = l.split_whitespace();
+            let p = fields.next().expect("PUZZLE");
+            let r = fields.next().expect("ER/EP/ED");
             let mut it = r
-                .trim()
                 .split('/')
                 .map(|x| x.parse::<Difficulty>().expect("rating"));
             let ratings = [(); 3].map(|_| it.next().expect("three ratings"));
-            (p.parse().expect("puzzle"), ratings)
+            let hardest = fields.next().unwrap_or("").to_string();
+            (p.parse().expect("puzzle"), ratings, hardest)
         })
         .collect()
 }
@@ -42,35 +44,60 @@ const CHAINS: Difficulty = Difficulty(65);
 fn agrees_with_sudoku_explainer_fixtures() {
     let mut rater = Rater::default();
     let mut exact = 0;
-    let mut seen = HashSet::new();
-    for (p, [er, ep, ed]) in fixtures("rate/se-1.2.1.3.txt") {
+    for (p, [er, ep, ed], _) in fixtures("rate/se-1.2.1.3.txt") {
         let r = rater.rate(&p, &solution(&p));
-        if r.capped {
+        if er >= CHAINS {
+            assert!(r.capped, "{}: SE {er} needs chains", p.to_line());
             assert!(
                 r.er <= er,
                 "{}: capped at {} above SE's {er}",
                 p.to_line(),
                 r.er
             );
-            assert!(
-                er >= CHAINS || er > supported(),
-                "{}: capped, SE {er}",
-                p.to_line()
-            );
         } else {
+            assert!(!r.capped, "{}: capped, SE {er}", p.to_line());
             assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
             exact += 1;
-            seen.insert(r.hardest.expect("a step"));
         }
     }
-    assert!(exact >= 50, "{exact} exact ratings");
-    assert!(seen.contains(&Technique::HiddenSingle));
-    assert!(seen.contains(&Technique::NakedSingle));
+    assert!(exact >= 100, "{exact} exact ratings");
 }
 
-/// The hardest rating whose techniques are all in the engine.
-fn supported() -> Difficulty {
-    Difficulty(44)
+/// One set of puzzles per technique of SE's ladder below chains: the rating and the
+/// hardest technique are SE's.
+#[test]
+fn every_technique_agrees_with_sudoku_explainer() {
+    let mut rater = Rater::default();
+    let mut seen = HashSet::new();
+    for (p, [er, ep, ed], hardest) in fixtures("rate/se-techniques.txt") {
+        let r = rater.rate(&p, &solution(&p));
+        assert!(!r.capped, "{}", p.to_line());
+        assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
+        let ours = r.hardest.expect("a step");
+        // SE names loops of 8 cells and more with their size: "Unique Loop 8 type 1".
+        let words: Vec<&str> = hardest.split('_').collect();
+        let se_name = words
+            .iter()
+            .enumerate()
+            .filter(|&(i, w)| !(i > 0 && words[i - 1] == "Loop" && w.parse::<u32>().is_ok()))
+            .map(|(_, w)| *w)
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert_eq!(ours.name(), se_name, "{}", p.to_line());
+        seen.insert(ours);
+    }
+    let ladder = Technique::ALL
+        .iter()
+        .take_while(|&&t| t != Technique::AlignedPairExclusion)
+        .count()
+        + 1;
+    assert!(
+        seen.len() + 2 >= ladder,
+        "{} of {ladder} techniques seen",
+        seen.len()
+    );
+    assert!(seen.contains(&Technique::AlignedPairExclusion));
+    assert!(seen.contains(&Technique::Bug3));
 }
 
 /// Replays a path on a grid of its own: placements are the solution's digits, eliminations
@@ -168,9 +195,9 @@ fn generated_and_shuffled_puzzles_never_panic() {
 #[test]
 fn max_rating_caps_the_path() {
     // A puzzle SE rates 2.3 (a naked single is needed).
-    let (p, [er, ..]) = fixtures("rate/se-1.2.1.3.txt")
+    let (p, [er, ..], _) = fixtures("rate/se-1.2.1.3.txt")
         .into_iter()
-        .find(|(_, r)| r[0] == Difficulty(23))
+        .find(|(_, r, _)| r[0] == Difficulty(23))
         .expect("a 2.3 fixture");
     let s = solution(&p);
     let low = Rater::new(RateOptions {

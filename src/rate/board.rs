@@ -181,7 +181,42 @@ pub(crate) struct Board {
     pub open: u128,
     /// How often each digit is placed.
     pub placed: [u8; 9],
+    /// `single[h]`: the digits with exactly one place in house `h`.
+    pub single: [u16; 27],
+    /// Houses with a digit of one place, as bits in SE's hidden-single order
+    /// ([`SE_ORDER_BIT`]).
+    pub single_houses: u32,
+    /// Houses with exactly one empty cell, as bits in SE's hidden-single order.
+    pub one_empty: u32,
+    /// Cells with exactly one candidate.
+    pub naked: u128,
 }
+
+const fn build_order_bit() -> ([u8; 27], [u8; 27]) {
+    let mut bit = [0u8; 27];
+    let mut house = [0u8; 27];
+    let mut i = 0;
+    while i < 9 {
+        let order = [(BLOCK + i, i), (COL + i, 9 + i), (ROW + i, 18 + i)];
+        let mut k = 0;
+        while k < 3 {
+            bit[order[k].0] = order[k].1 as u8;
+            house[order[k].1] = order[k].0 as u8;
+            k += 1;
+        }
+        i += 1;
+    }
+    (bit, house)
+}
+
+const ORDER: ([u8; 27], [u8; 27]) = build_order_bit();
+
+/// `SE_ORDER_BIT[h]`: the rank of house `h` in the order SE's hidden singles visit houses
+/// (blocks, then columns, then rows).
+pub(crate) const SE_ORDER_BIT: [u8; 27] = ORDER.0;
+
+/// The house of each rank of [`SE_ORDER_BIT`].
+pub(crate) const SE_ORDER_HOUSE: [u8; 27] = ORDER.1;
 
 impl Board {
     /// An empty board (every cell empty, no candidates): the scratch a rater starts from.
@@ -194,6 +229,10 @@ impl Board {
             empty: [0; 27],
             open: 0,
             placed: [0; 9],
+            single: [0; 27],
+            single_houses: 0,
+            one_empty: 0,
+            naked: 0,
         }
     }
 
@@ -203,8 +242,8 @@ impl Board {
         let mut used = [0u16; 27];
         self.placed = [0; 9];
         self.open = 0;
+        self.values = *cells;
         for (c, &v) in cells.iter().enumerate() {
-            self.values[c] = v;
             if v == 0 {
                 self.open |= 1u128 << c;
             } else {
@@ -216,31 +255,41 @@ impl Board {
             }
         }
         self.planes = [0; 9];
-        for c in 0..CELLS {
-            self.cands[c] = if cells[c] == 0 {
-                let hs = CELL_HOUSES[c];
-                ALL_DIGITS & !(used[hs[0] as usize] | used[hs[1] as usize] | used[hs[2] as usize])
-            } else {
-                0
-            };
-            for d in digits_of(self.cands[c]) {
+        self.pos = [[0; 9]; 27];
+        self.cands = [0; CELLS];
+        self.naked = 0;
+        // One pass over the candidates fills the cell masks, the planes and the positions.
+        for c in cells_of(self.open) {
+            let hs = CELL_HOUSES[c];
+            let ix = CELL_INDEX[c];
+            let (h0, h1, h2) = (hs[0] as usize, hs[1] as usize, hs[2] as usize);
+            let m = ALL_DIGITS & !(used[h0] | used[h1] | used[h2]);
+            self.cands[c] = m;
+            if m.count_ones() == 1 {
+                self.naked |= 1u128 << c;
+            }
+            for d in digits_of(m) {
                 self.planes[d] |= 1u128 << c;
+                self.pos[h0][d] |= 1 << ix[0];
+                self.pos[h1][d] |= 1 << ix[1];
+                self.pos[h2][d] |= 1 << ix[2];
             }
         }
+        self.single = [0; 27];
+        self.single_houses = 0;
+        self.one_empty = 0;
         for h in 0..27 {
-            let mut empty = 0;
-            let mut pos = [0u16; 9];
-            for (i, &c) in HOUSE_CELLS[h].iter().enumerate() {
-                let c = c as usize;
-                if self.values[c] == 0 {
-                    empty += 1;
-                }
-                for d in digits_of(self.cands[c]) {
-                    pos[d] |= 1 << i;
-                }
-            }
-            self.pos[h] = pos;
+            // Givens do not repeat in a house of a valid puzzle: each fills one cell.
+            let empty = 9 - used[h].count_ones() as u8;
             self.empty[h] = empty;
+            let mut single = 0u16;
+            for (d, &p) in self.pos[h].iter().enumerate() {
+                single |= u16::from(p != 0 && p & p.wrapping_sub(1) == 0) << d;
+            }
+            self.single[h] = single;
+            let order = SE_ORDER_BIT[h];
+            self.single_houses |= u32::from(single != 0) << order;
+            self.one_empty |= u32::from(empty == 1) << order;
         }
     }
 
@@ -259,10 +308,25 @@ impl Board {
         }
         self.cands[c] &= !bit;
         self.planes[d] &= !(1u128 << c);
+        let m = self.cands[c];
+        if m & m.wrapping_sub(1) == 0 {
+            // One candidate left (or none: the cell is being filled).
+            self.naked = self.naked & !(1u128 << c) | u128::from(m != 0) << c;
+        }
         let hs = CELL_HOUSES[c];
         let ix = CELL_INDEX[c];
         for k in 0..3 {
-            self.pos[hs[k] as usize][d] &= !(1u16 << ix[k]);
+            let h = hs[k] as usize;
+            let p = self.pos[h][d] & !(1u16 << ix[k]);
+            self.pos[h][d] = p;
+            if p & p.wrapping_sub(1) == 0 {
+                // One place left: a hidden single; none: the digit is placed in the house.
+                let single = self.single[h] & !bit | u16::from(p != 0) << d;
+                self.single[h] = single;
+                let order = SE_ORDER_BIT[h];
+                self.single_houses =
+                    self.single_houses & !(1 << order) | u32::from(single != 0) << order;
+            }
         }
     }
 
@@ -282,7 +346,11 @@ impl Board {
         self.open &= !(1u128 << c);
         self.placed[d] += 1;
         for &h in &CELL_HOUSES[c] {
-            self.empty[h as usize] -= 1;
+            let h = h as usize;
+            self.empty[h] -= 1;
+            let order = SE_ORDER_BIT[h];
+            self.one_empty =
+                self.one_empty & !(1 << order) | u32::from(self.empty[h] == 1) << order;
         }
         for o in cells_of(self.planes[d] & PEERS[c]) {
             self.remove(o, d);
@@ -337,6 +405,25 @@ mod tests {
                 assert_eq!(pos, b.pos[h][d]);
             }
         }
+        for h in 0..27 {
+            let mut single = 0;
+            for d in 0..9 {
+                if b.pos[h][d].count_ones() == 1 {
+                    single |= 1 << d;
+                }
+            }
+            assert_eq!(b.single[h], single);
+            assert_eq!(b.single_houses >> SE_ORDER_BIT[h] & 1 == 1, single != 0);
+            assert_eq!(b.one_empty >> SE_ORDER_BIT[h] & 1 == 1, b.empty[h] == 1);
+        }
+        for c in 0..CELLS {
+            assert_eq!(b.naked >> c & 1 == 1, b.cands[c].count_ones() == 1);
+        }
+        assert_eq!(
+            SE_ORDER_HOUSE[SE_ORDER_BIT[COL + 3] as usize] as usize,
+            COL + 3
+        );
+        assert_eq!(SE_ORDER_BIT[COL], 9);
         assert_eq!(b.cands[40], 0);
         assert_eq!(b.cands[41] & 0b100, 0);
         assert_eq!(b.cands[1] & 0b10000, 0);

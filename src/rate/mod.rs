@@ -36,11 +36,19 @@
 //! | 13 | XY-Wing | 4.2 | pivot `xy` seeing wings `xz` and `yz` (all bivalue): cells seeing both wings lose `z` |
 //! | 14 | XYZ-Wing | 4.4 | pivot `xyz`, wings `xz` and `yz`: cells seeing all three lose `z` |
 //!
-//! SE's producers after these, not in the engine yet: unique rectangles and loops (4.5-5.x),
-//! naked quad (5.0), jellyfish (5.2), hidden quad (5.4), BUG (5.6-5.x), aligned pair
-//! exclusion (6.2), then chains (6.5 and up). A puzzle whose path needs one of them is
-//! **capped**: its rating is the path so far and [`Rating::capped`] is set, never a wrong
-//! number.
+//! | 15 | Unique Rectangle / Loop types 1-4 | 4.5 / 4.6 / 4.7 / 5.0 (+0.1-0.5 for type 3) | cells that would make two solutions ([`uniqueness`](self) has the types); all found, the lowest (rating, type) first |
+//! | 16 | Naked Quad | 5.0 | as 7, four cells |
+//! | 17 | Jellyfish | 5.2 | as 8, four lines |
+//! | 18 | Hidden Quad | 5.4 | as 9, four digits |
+//! | 19 | BUG types 1-4 | 5.6 / 5.7 / 5.7+ | a few candidates off a bivalue universal grave: one of them is true |
+//! | 20 | Aligned Pair Exclusion | 6.2 | two cells whose value pairs would empty a common bivalue peer |
+//!
+//! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
+//! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
+//!
+//! SE's chains and forcing chains (6.5 and up, and aligned triplet exclusion, 7.5) come next
+//! and are not in the engine: a puzzle whose path needs them is **capped**: its rating is the
+//! path so far and [`Rating::capped`] is set, never a wrong number.
 //!
 //! The Sukaku ladder ([`Ladder::Sukaku`]) shares these finders for now.
 
@@ -49,9 +57,12 @@
 #![allow(clippy::needless_range_loop)]
 
 mod board;
+mod bug;
+mod exclusion;
 mod hint;
 mod singles;
 mod subsets;
+mod uniqueness;
 mod wings;
 
 use std::fmt;
@@ -209,12 +220,38 @@ techniques! {
     XYWing => "XY-Wing",
     /// A trivalue pivot and two bivalue wings.
     XYZWing => "XYZ-Wing",
+    /// A unique rectangle with one extra cell.
+    UniqueRectangle1 => "Unique Rectangle type 1",
+    /// A unique rectangle whose extra cells share one extra digit.
+    UniqueRectangle2 => "Unique Rectangle type 2",
+    /// A unique rectangle whose extra digits form a subset with other cells.
+    UniqueRectangle3 => "Unique Rectangle type 3",
+    /// A unique rectangle whose extra cells hold a locked digit of the pair.
+    UniqueRectangle4 => "Unique Rectangle type 4",
+    /// A unique loop (6 cells or more) with one extra cell.
+    UniqueLoop1 => "Unique Loop type 1",
+    /// A unique loop whose extra cells share one extra digit.
+    UniqueLoop2 => "Unique Loop type 2",
+    /// A unique loop whose extra digits form a subset with other cells.
+    UniqueLoop3 => "Unique Loop type 3",
+    /// A unique loop whose extra cells hold a locked digit of the pair.
+    UniqueLoop4 => "Unique Loop type 4",
     /// Four cells of a house with four candidates between them.
     NakedQuad => "Naked Quad",
     /// A digit in four rows (columns) confined to four columns (rows).
     Jellyfish => "Jellyfish",
     /// Four digits confined to four cells of a house.
     HiddenQuad => "Hidden Quad",
+    /// One cell off a bivalue universal grave.
+    Bug1 => "BUG type 1",
+    /// BUG cells sharing one extra digit.
+    Bug2 => "BUG type 2",
+    /// BUG cells whose extra digits form a naked set in a house.
+    Bug3 => "BUG type 3",
+    /// Two BUG cells in a house sharing a locked digit.
+    Bug4 => "BUG type 4",
+    /// Two cells whose candidate pairs are cut down by bivalue cells seeing both.
+    AlignedPairExclusion => "Aligned Pair Exclusion",
 }
 
 impl fmt::Display for Technique {
@@ -305,10 +342,13 @@ enum Finder {
     Fish(u8),
     XYWing,
     XYZWing,
+    UniqueLoop,
+    Bug,
+    AlignedPairExclusion,
 }
 
-/// SE 1.2.1.3's producers in `Solver`'s order, as far as the engine has them (the first one
-/// missing, unique loops, ends the list: what needs it or anything after it is capped).
+/// SE 1.2.1.3's producers in `Solver`'s order, up to aligned pair exclusion (chains come
+/// next: a puzzle that needs them is capped).
 const SE_LADDER: &[Finder] = &[
     Finder::HiddenSingle,
     Finder::DirectLocking,
@@ -324,6 +364,12 @@ const SE_LADDER: &[Finder] = &[
     Finder::HiddenSet(3),
     Finder::XYWing,
     Finder::XYZWing,
+    Finder::UniqueLoop,
+    Finder::NakedSet(4),
+    Finder::Fish(4),
+    Finder::HiddenSet(4),
+    Finder::Bug,
+    Finder::AlignedPairExclusion,
 ];
 
 /// Rates puzzles. Holds all its scratch, so it allocates nothing per puzzle; one lives per
@@ -454,6 +500,9 @@ fn find(ladder: &[Finder], b: &Board, hint: &mut Hint) -> bool {
         Finder::Fish(k) => subsets::fish(b, hint, k as usize),
         Finder::XYWing => wings::xy_wing(b, hint, false),
         Finder::XYZWing => wings::xy_wing(b, hint, true),
+        Finder::UniqueLoop => uniqueness::unique_loops(b, hint),
+        Finder::Bug => bug::bug(b, hint),
+        Finder::AlignedPairExclusion => exclusion::aligned_pair(b, hint),
     })
 }
 

@@ -2,7 +2,7 @@
 //! forms of intersections and hidden sets (an intersection or hidden set that leaves a hidden
 //! single, which is placed; the set's own eliminations are not made).
 
-use super::board::{Board, BLOCK, COL, HOUSE_CELLS, HOUSE_MASK, ROW};
+use super::board::{Board, BLOCK, COL, HOUSE_CELLS, HOUSE_MASK, ROW, SE_ORDER_HOUSE};
 use super::hint::Hint;
 use super::Technique;
 
@@ -78,25 +78,26 @@ pub(crate) const INTER: [[u16; 27]; 27] = build_inter();
 /// block (1.2) or in a column or row (1.5); houses in the order blocks, columns, rows, digits
 /// in increasing order.
 pub(crate) fn hidden_single(b: &Board, hint: &mut Hint) -> bool {
-    for &h in &BLOCKS_COLUMNS_ROWS {
-        if b.empty[h] == 1 {
-            if let Some(d) = (0..9).find(|&d| b.pos[h][d].count_ones() == 1) {
-                return single(b, hint, h, d, 10);
-            }
+    // Both passes take the first house in SE's order: the board keeps, per house, the digits
+    // with one place left and whether one cell is left empty.
+    let mut alone = b.one_empty;
+    while alone != 0 {
+        let h = SE_ORDER_HOUSE[alone.trailing_zeros() as usize] as usize;
+        if b.single[h] != 0 {
+            return single(b, hint, h, b.single[h].trailing_zeros() as usize, 10);
         }
+        alone &= alone - 1;
     }
-    for &h in &BLOCKS_COLUMNS_ROWS {
-        let pos = &b.pos[h];
-        // A digit with one place: its mask is a power of two.
-        let mut once = 0u16;
-        for (d, &p) in pos.iter().enumerate() {
-            once |= u16::from(p != 0 && p & p.wrapping_sub(1) == 0) << d;
-        }
-        if once != 0 {
-            let d = once.trailing_zeros() as usize;
-            let difficulty = if h < ROW { 12 } else { 15 };
-            return single(b, hint, h, d, difficulty);
-        }
+    if b.single_houses != 0 {
+        let h = SE_ORDER_HOUSE[b.single_houses.trailing_zeros() as usize] as usize;
+        let difficulty = if h < ROW { 12 } else { 15 };
+        return single(
+            b,
+            hint,
+            h,
+            b.single[h].trailing_zeros() as usize,
+            difficulty,
+        );
     }
     false
 }
@@ -112,9 +113,10 @@ fn single(b: &Board, hint: &mut Hint, h: usize, d: usize, difficulty: u8) -> boo
 
 /// Naked singles (2.3): the first cell, row by row, with one candidate.
 pub(crate) fn naked_single(b: &Board, hint: &mut Hint) -> bool {
-    let Some(cell) = (0..81).find(|&c| b.cands[c].count_ones() == 1) else {
+    if b.naked == 0 {
         return false;
-    };
+    }
+    let cell = b.naked.trailing_zeros() as usize;
     let d = b.cands[cell].trailing_zeros() as usize;
     hint.start(Technique::NakedSingle, 23);
     hint.add_cell(cell);
@@ -132,7 +134,14 @@ pub(crate) fn direct_hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bo
             continue;
         }
         let pos = &b.pos[h];
+        let members = members_of(pos, degree);
+        if (members.count_ones() as usize) < degree {
+            continue;
+        }
         for &set in combos(degree) {
+            if set & !members != 0 {
+                continue;
+            }
             let Some(common) = common_tuple(pos, set, degree) else {
                 continue;
             };
@@ -163,6 +172,18 @@ pub(crate) fn direct_hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bo
     false
 }
 
+/// The members (digits or cells) whose mask has 2 to `degree` bits: only they can be part of
+/// a set of `degree` (SE's `searchCommonTuple` needs at least two bits each, `degree` in all).
+#[inline]
+pub(crate) fn members_of(masks: &[u16; 9], degree: usize) -> u16 {
+    let mut members = 0u16;
+    for (i, &m) in masks.iter().enumerate() {
+        let n = m.count_ones() as usize;
+        members |= u16::from(n >= 2 && n <= degree) << i;
+    }
+    members
+}
+
 /// SE's `searchCommonTuple` over the masks of the members of `set`: each has at least two
 /// bits and together they have exactly `degree`; gives their union.
 #[inline]
@@ -189,17 +210,23 @@ pub(crate) fn locking(b: &Board, hint: &mut Hint, direct: bool) -> bool {
     for &(kind1, kind2) in &LOCK_ORDER {
         for i1 in 0..9 {
             let h1 = kind1 + i1;
-            for i2 in 0..9 {
-                let h2 = kind2 + i2;
-                let inter = INTER[h1][h2];
-                if inter == 0 {
+            // A digit with two or more places in h1 all in one house of kind2: that house.
+            let mut by_i2 = [0u16; 9];
+            let mut any = 0u16;
+            for d in 0..9 {
+                let p = b.pos[h1][d];
+                if p.count_ones() <= 1 {
                     continue;
                 }
-                for d in 0..9 {
-                    let p = b.pos[h1][d];
-                    if p.count_ones() <= 1 || p & !inter != 0 {
-                        continue;
-                    }
+                if let Some(i2) = crossing(kind1, i1, kind2, p) {
+                    by_i2[i2] |= 1 << d;
+                    any |= 1 << i2;
+                }
+            }
+            // SE's order: the second house, then the digit.
+            for i2 in super::board::digits_of(any) {
+                let h2 = kind2 + i2;
+                for d in super::board::digits_of(by_i2[i2]) {
                     let found = if direct {
                         direct_lock(b, hint, kind1, i1, h2, d)
                     } else {
@@ -213,6 +240,30 @@ pub(crate) fn locking(b: &Board, hint: &mut Hint, direct: bool) -> bool {
         }
     }
     false
+}
+
+/// The one house of kind `kind2` holding all the places `p` of a digit in house `i1` of kind
+/// `kind1` (a block and a line), if there is one.
+#[inline]
+fn crossing(kind1: usize, i1: usize, kind2: usize, p: u16) -> Option<usize> {
+    // Which thirds of the index range (0-2, 3-5, 6-8) hold a place.
+    let thirds =
+        u16::from(p & 0o7 != 0) | u16::from(p & 0o70 != 0) << 1 | u16::from(p & 0o700 != 0) << 2;
+    let (groups, base) = match (kind1, kind2) {
+        // Block indexes are 3 * row + column inside the block.
+        (BLOCK, COL) => ((p | p >> 3 | p >> 6) & 7, i1 % 3 * 3),
+        (BLOCK, _) => (thirds, i1 / 3 * 3),
+        (COL, _) => (thirds, i1 / 3),
+        _ => (thirds, i1 / 3 * 3),
+    };
+    if groups.count_ones() != 1 {
+        return None;
+    }
+    let k = groups.trailing_zeros() as usize;
+    Some(match (kind1, kind2) {
+        (COL, _) => 3 * k + base,
+        _ => base + k,
+    })
 }
 
 fn lock_cells(hint: &mut Hint, h1: usize, h2: usize, d: usize, b: &Board) {

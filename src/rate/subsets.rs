@@ -2,7 +2,7 @@
 
 use super::board::{digits_of, Board, COL, ROW};
 use super::hint::Hint;
-use super::singles::{combos, common_tuple, BLOCKS_COLUMNS_ROWS};
+use super::singles::{combos, common_tuple, members_of, BLOCKS_COLUMNS_ROWS};
 use super::Technique;
 
 /// Naked pair (3.0), triplet (3.6), quad (5.0): `degree` cells of a house whose candidates
@@ -17,7 +17,14 @@ pub(crate) fn naked_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
         for (i, m) in masks.iter_mut().enumerate() {
             *m = b.cands[Board::cell(h, i)];
         }
+        let members = members_of(&masks, degree);
+        if (members.count_ones() as usize) < degree {
+            continue;
+        }
         for &set in combos(degree) {
+            if set & !members != 0 {
+                continue;
+            }
             let Some(digits) = common_tuple(&masks, set, degree) else {
                 continue;
             };
@@ -58,7 +65,14 @@ pub(crate) fn hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
             continue;
         }
         let pos = &b.pos[h];
+        let members = members_of(pos, degree);
+        if (members.count_ones() as usize) < degree {
+            continue;
+        }
         for &set in combos(degree) {
+            if set & !members != 0 {
+                continue;
+            }
             let Some(cells) = common_tuple(pos, set, degree) else {
                 continue;
             };
@@ -89,9 +103,17 @@ pub(crate) fn hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
 /// order; a digit placed more than `9 - 2 * degree` times is skipped.
 pub(crate) fn fish(b: &Board, hint: &mut Hint, degree: usize) -> bool {
     for (base, cover) in [(COL, ROW), (ROW, COL)] {
+        // The base lines where each digit has 2 to `degree` places.
+        let mut eligible = [0u16; 9];
+        for d in 0..9 {
+            for i in 0..9 {
+                let n = b.pos[base + i][d].count_ones() as usize;
+                eligible[d] |= u16::from(n >= 2 && n <= degree) << i;
+            }
+        }
         for &lines in combos(degree) {
             for d in 0..9 {
-                if b.placed[d] as usize + degree * 2 > 9 {
+                if b.placed[d] as usize + degree * 2 > 9 || lines & !eligible[d] != 0 {
                     continue;
                 }
                 let mut masks = [0u16; 9];

@@ -1,0 +1,80 @@
+//! Aligned pair exclusion (6.2), as SE 1.2.1.3 does it.
+//!
+//! Two cells `a`, `b` (SE does not require them to share a house) with at least two common
+//! "excluders": bivalue cells that see both. A pair of values `(x, y)` for `(a, b)` is
+//! impossible when `x = y` and `a` sees `b`, or when an excluder holds exactly `{x, y}`
+//! (it would be left empty). A candidate of `a` (or `b`) that is in no possible pair is
+//! removed. Base cells: row by row, those with two or more candidates that see no naked
+//! single and at least one bivalue cell; pairs of them in SE's order (`Permutations`: by the
+//! second cell, then the first).
+
+use super::board::{cells_of, digits_of, Board, CELLS, PEERS};
+use super::hint::Hint;
+use super::Technique;
+
+/// Aligned pair exclusion.
+pub(crate) fn aligned_pair(b: &Board, hint: &mut Hint) -> bool {
+    let mut bivalue = 0u128;
+    let mut single = 0u128;
+    for c in cells_of(b.open) {
+        match b.cands[c].count_ones() {
+            1 => single |= 1u128 << c,
+            2 => bivalue |= 1u128 << c,
+            _ => {}
+        }
+    }
+    let mut list = [0usize; CELLS];
+    let mut n = 0;
+    for c in cells_of(b.open) {
+        if b.cands[c].count_ones() >= 2 && PEERS[c] & single == 0 && PEERS[c] & bivalue != 0 {
+            list[n] = c;
+            n += 1;
+        }
+    }
+    for j in 1..n {
+        for i in 0..j {
+            let (c0, c1) = (list[i], list[j]);
+            let excluders = PEERS[c0] & PEERS[c1] & bivalue;
+            if excluders.count_ones() < 2 {
+                continue;
+            }
+            let mut pairs = [0u16; 9];
+            for e in cells_of(excluders) {
+                let m = b.cands[e];
+                let lo = m.trailing_zeros() as usize;
+                pairs[lo] |= m & !(1 << lo);
+            }
+            let sees = PEERS[c0] >> c1 & 1 != 0;
+            let (m0, m1) = (b.cands[c0], b.cands[c1]);
+            let (mut keep0, mut keep1) = (0u16, 0u16);
+            for x in digits_of(m0) {
+                for y in digits_of(m1) {
+                    let blocked = if x == y {
+                        sees
+                    } else {
+                        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+                        pairs[lo] >> hi & 1 != 0
+                    };
+                    if !blocked {
+                        keep0 |= 1 << x;
+                        keep1 |= 1 << y;
+                    }
+                }
+            }
+            if keep0 == m0 && keep1 == m1 {
+                continue;
+            }
+            hint.start(Technique::AlignedPairExclusion, 62);
+            hint.add_cell(c0);
+            hint.add_cell(c1);
+            for e in cells_of(excluders) {
+                hint.add_cell(e);
+            }
+            hint.digits = m0 | m1;
+            hint.eliminate(c0, m0 & !keep0);
+            hint.eliminate(c1, m1 & !keep1);
+            return true;
+        }
+    }
+    false
+}
