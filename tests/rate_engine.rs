@@ -63,6 +63,28 @@ fn agrees_with_sudoku_explainer_fixtures() {
     assert!(exact >= 100, "{exact} exact ratings");
 }
 
+/// The Sukaku ladder against Sukaku Explainer's own ratings: exact where its path keeps to
+/// the techniques the engine has (below its 2-strong-link fish, 4.0), capped beyond.
+#[test]
+fn sukaku_ladder_agrees_with_sukaku_explainer() {
+    let mut rater = Rater::new(RateOptions {
+        ladder: Ladder::Sukaku,
+        max_rating: None,
+    });
+    let mut exact = 0;
+    for (p, [er, ep, ed], _) in fixtures("rate/sukaku.txt") {
+        let r = rater.rate(&p, &solution(&p));
+        if r.capped {
+            assert!(er >= Difficulty(40), "{}: capped, Sukaku {er}", p.to_line());
+            assert!(r.er <= er, "{}: capped at {} above {er}", p.to_line(), r.er);
+        } else {
+            assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
+            exact += 1;
+        }
+    }
+    assert!(exact >= 20, "{exact} exact ratings");
+}
+
 /// One set of puzzles per technique of SE's ladder below chains: the rating and the
 /// hardest technique are SE's.
 #[test]

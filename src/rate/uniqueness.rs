@@ -22,7 +22,8 @@
 //! first hint with the lowest (rating, type) wins. Ratings are compared as SE's doubles.
 
 use super::board::{
-    cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, PEERS,
+    cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_BITS, HOUSE_CELLS,
+    HOUSE_MASK, PEERS,
 };
 use super::hint::Hint;
 use super::Technique;
@@ -40,6 +41,8 @@ struct Search<'a> {
     v1: usize,
     v2: usize,
     both: u128,
+    /// The cells of `both` that can lie on a loop at all (see [`loop_cells`]).
+    alive: u128,
     loop_cells: [u8; CELLS],
     len: usize,
     members: u128,
@@ -68,6 +71,7 @@ pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
             v1,
             v2,
             both: b.planes[v1] & b.planes[v2],
+            alive: 0,
             loop_cells: [0; CELLS],
             len: 0,
             members: 0,
@@ -75,7 +79,10 @@ pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
             best,
             hint: &mut *hint,
         };
-        s.walk(cell, 2, 0, 3);
+        s.alive = loop_cells(s.both);
+        if s.alive >> cell & 1 != 0 {
+            s.walk(cell, 2, 0, 3);
+        }
         best = s.best;
     }
     best.found
@@ -101,15 +108,23 @@ impl Search<'_> {
                 continue;
             }
             let h = CELL_HOUSES[cell][kind] as usize;
-            for &next in &HOUSE_CELLS[h] {
-                let next = next as usize;
-                if next == self.loop_cells[0] as usize && self.len >= 4 {
+            // The house's cells in index order (which is cell order), keeping only those SE
+            // does anything with: the start (to close a loop) and cells off the path that
+            // hold both digits.
+            let start = self.loop_cells[0] as usize;
+            let close = if self.len >= 4 { 1u128 << start } else { 0 };
+            let mut set = HOUSE_MASK[h] & (self.both & !self.members | close);
+            while set != 0 {
+                let next = set.trailing_zeros() as usize;
+                set &= set - 1;
+                if next == start {
                     self.found_loop();
-                } else if self.members >> next & 1 == 0 && self.both >> next & 1 != 0 {
+                } else {
                     let pot = self.b.cands[next];
                     ex |= pot & !pair;
                     let card = pot.count_ones();
-                    let open = HOUSE_BITS[next] & self.parity[self.len % 2] == 0;
+                    let open = HOUSE_BITS[next] & self.parity[self.len % 2] == 0
+                        && self.alive >> next & 1 != 0;
                     if open && (card == 2 || ex.count_ones() == 1 || allowed > 0) {
                         let allowed = allowed - i32::from(card > 2);
                         self.walk(next, allowed, ex, kind);
@@ -422,20 +437,6 @@ fn fill_start(hint: &mut Hint, len: usize, cells: &[u8; CELLS], pair: u16, kind:
     hint.digits = pair;
 }
 
-const fn build_house_bits() -> [u32; CELLS] {
-    let mut t = [0u32; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let hs = CELL_HOUSES[c];
-        t[c] = 1 << hs[0] | 1 << hs[1] | 1 << hs[2];
-        c += 1;
-    }
-    t
-}
-
-/// The block, row and column of each cell as a 27-bit set.
-const HOUSE_BITS: [u32; CELLS] = build_house_bits();
-
 /// A rating as SE prints it: `(int) ((x + 0.05) * 10)`.
 pub(crate) fn tenths(x: f64) -> u8 {
     ((x + 0.05) * 10.0) as u8
@@ -460,6 +461,31 @@ const fn build_subsets() -> ([u16; 512], [usize; 11]) {
     }
     start[10] = n;
     (all, start)
+}
+
+/// The cells of `both` that can be on a loop: a loop cell is entered through one of its
+/// houses and left through another, each holding a second loop cell; so cells with another
+/// cell of the set in fewer than two of their houses are dropped, until none is. Walks into
+/// the others are skipped (every loop through them fails SE's test); they still count for
+/// the extra digits a walk has seen.
+fn loop_cells(both: u128) -> u128 {
+    let mut alive = both;
+    loop {
+        let mut keep = alive;
+        for c in cells_of(alive) {
+            let houses = CELL_HOUSES[c]
+                .iter()
+                .filter(|&&h| (HOUSE_MASK[h as usize] & alive).count_ones() >= 2)
+                .count();
+            if houses < 2 {
+                keep &= !(1u128 << c);
+            }
+        }
+        if keep == alive {
+            return alive;
+        }
+        alive = keep;
+    }
 }
 
 const SUBSETS: ([u16; 512], [usize; 11]) = build_subsets();
