@@ -37,7 +37,7 @@ for f in "$D"/*; do
     || [ "$(wc -l < "$tmp/solved.txt")" != "$(wc -l < "$tmp/rated.txt")" ] || [ "$code" != "$scode" ]; then
     echo "$name: rate and solve disagree on the records" >&2; bad=1
   fi
-  read -r wall user sys < "$tmp/time"
+  read -r wall user sys < <(tail -1 "$tmp/time")
   python3 - "$name" "$tmp/stats.json" "$wall" "$user" "$sys" "$code" <<'EOF'
 import json, sys
 name, path, wall, user, sys_, code = sys.argv[1:]
