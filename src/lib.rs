@@ -21,11 +21,14 @@
 //!  symmetry     random numbers and Sudoku symmetries
 //!  grid         the 81-cell grid: parse and format
 //!  error        what can go wrong with input
+//!  limits       how much of an input is held in memory, at most
 //! ```
 //!
 //! The binary (`src/app/`: arguments beside each command's `run`, the command skeleton
 //! `job.rs`, output rules, progress bar) sits above all of them and is the only part that
-//! knows about the command line.
+//! knows about the command line. Its crates come with the default `cli` feature; without it
+//! (`default-features = false`, as the Python module in `python/` builds the library) the
+//! library needs none of them, and `plot` is there only with the `plot` feature.
 //!
 //! ```
 //! use sudoku_batch::{Grid, solver::{solve_with_limit, Status}};
@@ -45,7 +48,9 @@ pub mod error;
 pub mod generate;
 pub mod grid;
 pub mod io;
+pub mod limits;
 pub mod pipeline;
+#[cfg(feature = "plot")]
 pub mod plot;
 pub mod rate;
 pub mod rating;

@@ -39,7 +39,7 @@ Examples:
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// How many puzzles.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = 10, value_parser = crate::cli::at_least_one)]
     pub count: u64,
 
     /// Seed: the same seed gives the same puzzles, byte for byte.

@@ -51,17 +51,27 @@ pub struct PlotArgs {
 /// Each input's name (its file name) and contents.
 fn read_inputs(inputs: &[String]) -> anyhow::Result<Vec<(String, PlotInput)>> {
     let mut out = Vec::with_capacity(inputs.len());
+    // Read whole, so at most this much: a bench JSON or a summary takes a few KiB.
+    let max = sudoku_batch::limits::MAX_PLOT_INPUT;
+    let read = |src: &mut dyn Read, shown: &str| -> anyhow::Result<String> {
+        let mut text = String::new();
+        src.take(max + 1)
+            .read_to_string(&mut text)
+            .with_context(|| format!("{shown}: cannot read"))?;
+        if text.len() as u64 > max {
+            let max = sudoku_batch::limits::show_bytes(max);
+            anyhow::bail!("{shown}: longer than {max}: not a bench result or a run summary");
+        }
+        Ok(text)
+    };
     for arg in inputs {
         let (name, text) = if arg == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("stdin: cannot read")?;
-            ("stdin".to_string(), text)
+            ("stdin".to_string(), read(&mut std::io::stdin(), "stdin")?)
         } else {
             let path = std::path::Path::new(arg);
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("{arg}: cannot read"))?;
+            let mut file =
+                std::fs::File::open(path).with_context(|| format!("{arg}: cannot read"))?;
+            let text = read(&mut file, arg)?;
             let name = path
                 .file_name()
                 .map_or(arg.clone(), |n| n.to_string_lossy().into_owned());

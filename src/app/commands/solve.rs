@@ -170,10 +170,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
         totals.end_input(ran.parts);
     }
-    job.commit(anyhow::Context::context(
-        writer.into_inner(),
-        "cannot write the output",
-    )?)?;
+    let label = job.output_label();
+    job.commit(anyhow::Context::with_context(writer.into_inner(), || {
+        format!("{label}: cannot write")
+    })?)?;
     report(job, args, &bar, totals, limit)
 }
 
