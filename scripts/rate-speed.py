@@ -54,7 +54,9 @@ def main():
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
             f.write("\n".join(ps) + "\n")
             name = f.name
-        res = subprocess.run([exe, "--quiet", "--ladder", args.ladder, "--repeat", str(args.repeat), name],
+        # Enough work for the thread's CPU clock (updated at scheduling points) to see it.
+        repeat = max(args.repeat, 3000 // len(ps))
+        res = subprocess.run([exe, "--quiet", "--ladder", args.ladder, "--repeat", str(repeat), name],
                              capture_output=True, text=True)
         os.unlink(name)
         m = re.search(r"([0-9.]+) us/puzzle CPU", res.stderr)

@@ -303,12 +303,7 @@ fn lock_from(
     for i2 in super::board::digits_of(any) {
         let h2 = kind2 + i2;
         for d in super::board::digits_of(by_i2[i2]) {
-            let found = if direct {
-                direct_lock(b, hint, kind1, i1, h2, d)
-            } else {
-                indirect_lock(b, hint, h1, h2, d)
-            };
-            if found {
+            if lock_hint(b, hint, direct, kind1, i1, h2, d) {
                 return true;
             }
         }
@@ -367,12 +362,7 @@ pub(crate) fn locking_by_digit(b: &Board, hint: &mut Hint, direct: bool) -> bool
                     continue;
                 };
                 let h2 = kind2 + i2;
-                let found = if direct {
-                    direct_lock(b, hint, kind1, i1, h2, d)
-                } else {
-                    indirect_lock(b, hint, h1, h2, d)
-                };
-                if found {
+                if lock_hint(b, hint, direct, kind1, i1, h2, d) {
                     return true;
                 }
             }
@@ -403,6 +393,24 @@ fn crossing(kind1: usize, i1: usize, kind2: usize, p: u16) -> Option<usize> {
         (COL, _) => 3 * k + base,
         _ => base + k,
     })
+}
+
+/// The hint of a digit `d` of house `kind1 + i1` locked in house `h2`, if it gives one.
+#[inline]
+fn lock_hint(
+    b: &Board,
+    hint: &mut Hint,
+    direct: bool,
+    kind1: usize,
+    i1: usize,
+    h2: usize,
+    d: usize,
+) -> bool {
+    if direct {
+        direct_lock(b, hint, kind1, i1, h2, d)
+    } else {
+        indirect_lock(b, hint, kind1 + i1, h2, d)
+    }
 }
 
 fn lock_cells(hint: &mut Hint, h1: usize, h2: usize, d: usize, b: &Board) {

@@ -188,7 +188,7 @@ impl Search<'_> {
     }
 
     /// Records a hint if it beats the best one: `fill` writes it.
-    fn offer(&mut self, rating: f64, kind: u8, fill: impl FnOnce(&mut Hint)) {
+    fn offer(&mut self, rating: f64, kind: u8, eliminate: impl FnOnce(&mut Hint)) {
         if self.best.found && (rating, kind) >= (self.best.rating, self.best.kind) {
             return;
         }
@@ -197,7 +197,18 @@ impl Search<'_> {
             kind,
             found: true,
         };
-        fill(self.hint);
+        let pair = (1u16 << self.v1) | (1u16 << self.v2);
+        fill_start(self.hint, self.len, &self.loop_cells, pair, kind, rating);
+        eliminate(self.hint);
+    }
+
+    /// A type-3 hint: the house `h` loses `victims[i]` at index `i`.
+    fn offer_house(&mut self, rating: f64, h: usize, victims: [u16; 9]) {
+        self.offer(rating, 3, |hint| {
+            for i in 0..9 {
+                hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
+            }
+        });
     }
 
     fn type1(&mut self, rescue: usize) {
@@ -206,9 +217,7 @@ impl Search<'_> {
             return;
         }
         let pair = (1u16 << self.v1) | (1u16 << self.v2);
-        let (len, cells) = (self.len, self.loop_cells);
         self.offer(rating, 1, |h| {
-            fill_start(h, len, &cells, pair, 1, rating);
             h.eliminate(rescue, pair);
         });
     }
@@ -228,9 +237,7 @@ impl Search<'_> {
             return;
         }
         let rating = self.base_rating();
-        let (len, cells) = (self.len, self.loop_cells);
         self.offer(rating, 2, |h| {
-            fill_start(h, len, &cells, pair, 2, rating);
             for c in cells_of(victims) {
                 h.eliminate(c, 1 << z);
             }
@@ -308,17 +315,7 @@ impl Search<'_> {
                 continue;
             }
             let rating = base + (degree as f64 - 1.0) * 0.1;
-            let (len, cells, pair) = (
-                self.len,
-                self.loop_cells,
-                (1u16 << self.v1) | (1u16 << self.v2),
-            );
-            self.offer(rating, 3, |hint| {
-                fill_start(hint, len, &cells, pair, 3, rating);
-                for i in 0..9 {
-                    hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
-                }
-            });
+            self.offer_house(rating, h, victims);
         }
     }
 
@@ -376,13 +373,7 @@ impl Search<'_> {
                 continue;
             }
             let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
-            let (len, cells) = (self.len, self.loop_cells);
-            self.offer(rating, 3, |hint| {
-                fill_start(hint, len, &cells, pair, 3, rating);
-                for i in 0..9 {
-                    hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
-                }
-            });
+            self.offer_house(rating, h, victims);
         }
     }
 
@@ -406,13 +397,7 @@ impl Search<'_> {
             return;
         };
         let rating = self.base_rating();
-        let (len, cells, pair) = (
-            self.len,
-            self.loop_cells,
-            (1u16 << self.v1) | (1u16 << self.v2),
-        );
         self.offer(rating, 4, |hint| {
-            fill_start(hint, len, &cells, pair, 4, rating);
             hint.eliminate(c1, 1 << remove);
             hint.eliminate(c2, 1 << remove);
         });
