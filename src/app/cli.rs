@@ -56,7 +56,7 @@ pub enum Command {
 
     /// Rate every puzzle as Sudoku Explainer does (ER/EP/ED: human-style difficulty), one
     /// result per record in input order; --steps writes each solving step.
-    #[command(after_help = rate::HELP)]
+    #[command(after_help = with_limits(rate::HELP))]
     Rate(rate::RateArgs),
 
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
@@ -85,6 +85,14 @@ pub enum Command {
 
     /// Draw a saved bench JSON (or several, side by side) or a --stats-json summary as SVG.
     Plot(plot::PlotArgs),
+}
+
+/// `--empty CHAR`: the empty-cell mark csv/jsonl outputs write.
+pub fn parse_empty(s: &str) -> Result<u8, String> {
+    match s.as_bytes() {
+        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
+        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
+    }
 }
 
 /// A value parser over named choices (listed in `--help` and completed by the shells), each

@@ -16,8 +16,8 @@ use sudoku_batch::rating::{
     Raters,
 };
 
-use crate::cli::{choices, output_formats, InputArgs, ReportArgs, ThreadsArg};
-use crate::job::{Job, Outputs};
+use crate::cli::{choices, output_formats, parse_empty, InputArgs, ReportArgs, ThreadsArg};
+use crate::job::{Job, Outputs, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
 
@@ -62,7 +62,7 @@ Examples:
   sudoku-batch plot hard.json -o er-histogram.svg";
 
 /// Records per batch with `--steps`.
-const STEPS_BATCH: usize = 256;
+const STEPS_BATCH: usize = 64;
 
 /// `sudoku-batch rate`.
 #[derive(Debug, Args)]
@@ -72,7 +72,8 @@ pub struct RateArgs {
     pub inputs: Vec<String>,
 
     /// Write results here instead of stdout: through a temporary file in the same directory,
-    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C).
+    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C);
+    /// a name ending in .gz, .zst, .xz or .bz2 is written compressed.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -141,13 +142,6 @@ fn parse_max_rating(s: &str) -> Result<Difficulty, String> {
     Ok(d)
 }
 
-fn parse_empty(s: &str) -> Result<u8, String> {
-    match s.as_bytes() {
-        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
-        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
-    }
-}
-
 /// The output format: `--format`, else jsonl with `--steps` and line without.
 fn format_of(args: &RateArgs) -> anyhow::Result<OutputFormat> {
     match (args.format, args.steps) {
@@ -171,31 +165,23 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
     let threads = args.threads.count();
     let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
-    // A record's steps take ~10 KB of JSON: smaller batches keep the bytes in flight (a few
-    // batches, each rendered once more on the way out) to a few MB.
+    // A hard puzzle's steps take ~5 KB of JSON (up to ~12 KB), held twice (in the record,
+    // then rendered): small batches keep the bytes in flight low (generated-hard-1k six
+    // times, 2 threads: peak RSS 21 MiB with 64 records a batch, 38 MiB with 256).
     job.batch = if args.steps {
         args.batch.min(STEPS_BATCH)
     } else {
         args.batch
     };
-    let to_terminal =
-        Bar::stdout_is_terminal() && args.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
-    let total_bytes = job.inputs.iter().map(Input::size).sum::<Option<u64>>();
-    let mut bar = Bar::new(total_bytes, !args.quiet && !to_terminal);
-    // Only the first shard writes the CSV header, so shard outputs concatenate.
-    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    let mut writer = RateWriter::new(out, format, header)
-        .with_columns(Columns {
-            file: job.inputs.len() > 1,
-            empty: args.empty,
-            passthrough: args.passthrough,
-        })
-        .with_steps(args.steps);
-    let rate_options = RateOptions {
-        ladder: args.ladder,
-        max_rating: args.max_rating,
-    };
-    let raters = Raters::new(rate_options, job.threads);
+    let mut bar = job.progress_bar(args.output.as_deref());
+    let mut writer = rate_writer(out, format, args, &job);
+    let raters = Raters::new(
+        RateOptions {
+            ladder: args.ladder,
+            max_rating: args.max_rating,
+        },
+        job.threads,
+    );
     let work = RateWork {
         raters: &raters,
         keep: format != OutputFormat::Line,
@@ -225,6 +211,29 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
         totals.end_input(ran.parts);
     }
     job.commit(writer.into_inner())?;
+    report(job, args, &bar, totals)
+}
+
+/// The ratings' writer, in `format`, with a `file` column for several inputs.
+fn rate_writer(
+    out: Writer,
+    format: OutputFormat,
+    args: &RateArgs,
+    job: &Job,
+) -> RateWriter<Writer> {
+    // Only the first shard writes the CSV header, so shard outputs concatenate.
+    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
+    RateWriter::new(out, format, header)
+        .with_columns(Columns {
+            file: job.inputs.len() > 1,
+            empty: args.empty,
+            passthrough: args.passthrough,
+        })
+        .with_steps(args.steps)
+}
+
+/// The end of the run: messages, the summary (stderr and --stats-json), the exit code.
+fn report(job: Job, args: &RateArgs, bar: &Bar, totals: Totals) -> anyhow::Result<ExitCode> {
     bar.finish();
     totals
         .diagnostics
