@@ -21,7 +21,7 @@ out=scripts/results/rate-datasets.txt
 bad=0
 
 {
-echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, rate --threads 2 ${extra[*]:-}"
+echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label), rate --threads 2 ${extra[*]:-}"
 printf '%-50s %8s %8s %7s %8s %10s %7s %9s %6s %8s %7s %4s\n' dataset records rated capped multiple unsolvable invalid malformed failed "wall s" "CPU s" exit
 for f in "$D"/*; do
   name=$(basename "$f")

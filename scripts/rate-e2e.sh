@@ -9,7 +9,17 @@
 #   scripts/rate-e2e.sh [ROUNDS] [-- RATE ARGS...]      e.g. scripts/rate-e2e.sh 5 -- --max-rating 6.2
 #
 # Files of more than 50,000 records are measured on their first eighth (--shard 1/8, said in
-# the table). Results are appended to scripts/results/rate-e2e.txt.
+# the table).
+#
+# Then, against Sudoku Explainer 1.2.1.3 (the oracle, in $ORACLE, default ../oracle; skipped
+# when absent): per-puzzle CPU time of `rate` (default ladder, no cap, RATE ARGS not applied)
+# on the oracle's samples (easy, medium, hard and diabolical Sudoku Exchange puzzles, 17-clue,
+# tdoku, top1465), beside SE's CPU time on the same puzzles, read from the oracle's se-rate
+# output with its CPU column (raw/se-rate-rerun/, raw/se-rate/); with SE_RERUN=1, se-rate is
+# run again on each sample first (ORACLE_CPU_COLUMN=1; minutes per hard sample). See
+# scripts/rate-vs-se.py for the columns.
+#
+# Results are appended to scripts/results/rate-e2e.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -27,7 +37,7 @@ out=scripts/results/rate-e2e.txt
 ok1() { "$@" || [ $? -eq 1 ]; }
 
 {
-echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, 1 thread, median of $rounds, rate ${extra[*]:-(defaults)}"
+echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label), 1 thread, median of $rounds, rate ${extra[*]:-(defaults)}"
 printf '%-44s %8s %6s %10s %10s %10s %10s %8s %7s %6s\n' dataset records slice "rate p/s" "solve p/s" rate/solve "rate CPU" rated capped "ER mean"
 for name in kaggle1m_sample_first24997.csv kaggle3m_radcliffe_sample_7034.csv \
   kaggle9m_vopani_first10000.csv puzzles2_17_clue puzzles3_magictour_top1465 \
@@ -54,4 +64,23 @@ for name in kaggle1m_sample_first24997.csv kaggle3m_radcliffe_sample_7034.csv \
     "$cpu_rate" "$rated" "$capped" "$mean"
 done
 echo
+oracle=${ORACLE:-../oracle}
+if [ -d "$oracle/raw" ]; then
+  echo "# against SE 1.2.1.3 (rating thread's CPU, JVM start excluded), commit $(commit_label), $(cpu_label), 1 thread, rate (defaults)"
+  raws=()
+  for s in se-rate-rerun/ex_easy500 se-rate-rerun/ex_medium500 se-rate-rerun/ex_hard500 \
+    se-rate/ex_hard_strat se-rate/ex_diab_strat se-rate-rerun/17clue_300 se-rate-rerun/kaggle9m_300 \
+    se-rate/tdoku1000 se-rate/top1465_200; do
+    raw=$oracle/raw/$s.txt
+    if [ "${SE_RERUN:-0}" = 1 ] && [ -f "$oracle/samples/${s#*/}.txt" ]; then
+      raw=$tmp/${s#*/}.txt
+      ORACLE_CPU_COLUMN=1 "$oracle/bin/se-rate" "$oracle/samples/${s#*/}.txt" "$raw"
+    fi
+    [ -f "$raw" ] && raws+=("$raw")
+  done
+  python3 scripts/rate-vs-se.py "$ours" "${raws[@]}"
+  echo
+else
+  echo "# SE 1.2.1.3 comparison skipped: no oracle in $oracle (set ORACLE)" >&2
+fi
 } | tee -a "$out"

@@ -6,6 +6,7 @@
 # puzzles, ER equal, capped (ER a lower bound), rated lower, rated higher.
 #
 #   scripts/rate-exchange.sh [FILE] [-- RATE ARGS...]    default FILE: sudoku_exchange_hard.txt
+#   LADDERS=sukaku scripts/rate-exchange.sh              one ladder only (default: sukaku se)
 #
 # Results are appended to scripts/results/rate-exchange.txt.
 set -euo pipefail
@@ -22,14 +23,15 @@ trap 'rm -rf "$tmp"' EXIT
 out=scripts/results/rate-exchange.txt
 
 {
-echo "# $(date -u '+%F %H:%M') UTC, commit $(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(basename "$file"), rate --threads 2 ${extra[*]:-}"
-for ladder in sukaku se; do
+echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label), $(basename "$file"), rate --threads 2 ${extra[*]:-}"
+for ladder in ${LADDERS:-sukaku se}; do
   /usr/bin/time -v "$ours" rate -q --threads 2 --ladder "$ladder" "${extra[@]}" -o "$tmp/$ladder.txt" "$file" 2> "$tmp/time.txt" || true
   wall=$(grep 'Elapsed (wall clock)' "$tmp/time.txt" | awk '{print $NF}')
   rss=$(grep 'Maximum resident set size' "$tmp/time.txt" | awk '{print $NF}')
   user=$(grep 'User time' "$tmp/time.txt" | awk '{print $NF}')
   sys=$(grep 'System time' "$tmp/time.txt" | awk '{print $NF}')
-  echo "## ladder $ladder: wall $wall, user ${user} s, sys ${sys} s, peak RSS $((rss / 1024)) MiB"
+  cpu=$(echo "$user + $sys" | bc -l)
+  echo "## ladder $ladder: wall $wall, CPU $cpu s (user $user, sys $sys), peak RSS $((rss / 1024)) MiB"
   python3 - "$file" "$tmp/$ladder.txt" <<'EOF'
 import sys
 from collections import defaultdict
@@ -63,8 +65,9 @@ for bank in sorted(rows):
     print(f"{bank / 10:>5.1f} {r[0]:>8} {r[1]:>8} {100 * r[1] / r[0]:>6.1f} {r[2]:>8} {r[3]:>7} {r[4]:>7}")
 print(f"{'all':>5} {tot[0]:>8} {tot[1]:>8} {100 * tot[1] / tot[0]:>6.1f} {tot[2]:>8} {tot[3]:>7} {tot[4]:>7}")
 uncapped = tot[0] - tot[2]
+print(f"capped: {tot[2]} of {tot[0]} ({100 * tot[2] / tot[0]:.1f}%)")
 if uncapped:
-    print(f"of the {uncapped} not capped: {100 * tot[1] / uncapped:.1f}% equal")
+    print(f"of the {uncapped} not capped: {tot[1]} equal to the bank ({100 * tot[1] / uncapped:.1f}%), {tot[3]} lower, {tot[4]} higher")
 EOF
 done
 echo
