@@ -23,9 +23,10 @@ pair_medians() {
   echo "$(printf '%s\n' "${ta[@]}" | median) $(printf '%s\n' "${tb[@]}" | median)"
 }
 
-# The commit measured: the short hash, `+changes` when tracked files other than results differ.
+# The commit measured: the short hash, `+changes` when what the figures depend on (the code,
+# Cargo files, scripts; not docs nor results) differs from it.
 commit_label() {
-  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!scripts/results' || echo '+changes')"
+  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock build.rs scripts ':!scripts/results' || echo '+changes')"
 }
 
 # The CPU as results name it: the model name, with the core generation when /proc/cpuinfo
