@@ -38,7 +38,7 @@ fn rating_allocates_nothing() {
             .parse()
             .unwrap();
     puzzles.push((easy, solve_with_limit(&easy, 2).solution.unwrap()));
-    for ladder in [Ladder::Se, Ladder::Sukaku] {
+    for ladder in [Ladder::Se, Ladder::Sukaku, Ladder::SukakuDefault] {
         let mut rater = Rater::new(RateOptions {
             ladder,
             max_rating: None,

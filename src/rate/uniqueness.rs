@@ -50,10 +50,14 @@ struct Search<'a> {
     parity: [u32; 2],
     best: Best,
     hint: &'a mut Hint,
+    /// lkSudoku's fixes (Sukaku's default): each neighbour adds its extra digits to its own
+    /// copy of the set, and type 3 tries sets from pairs up.
+    lk: bool,
 }
 
-/// Unique rectangles and loops (4.5 and up).
-pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
+/// Unique rectangles and loops (4.5 and up); `lk`: with lkSudoku's fixes, as Sukaku
+/// Explainer runs them by default.
+pub(crate) fn unique_loops(b: &Board, hint: &mut Hint, lk: bool) -> bool {
     let mut best = Best {
         rating: f64::INFINITY,
         kind: 0,
@@ -78,6 +82,7 @@ pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
             parity: [0; 2],
             best,
             hint: &mut *hint,
+            lk,
         };
         s.alive = loop_cells(s.both);
         if s.alive >> cell & 1 != 0 {
@@ -121,13 +126,18 @@ impl Search<'_> {
                     self.found_loop();
                 } else {
                     let pot = self.b.cands[next];
-                    ex |= pot & !pair;
+                    let seen = if self.lk {
+                        ex_parent | pot & !pair
+                    } else {
+                        ex |= pot & !pair;
+                        ex
+                    };
                     let card = pot.count_ones();
                     let open = HOUSE_BITS[next] & self.parity[self.len % 2] == 0
                         && self.alive >> next & 1 != 0;
-                    if open && (card == 2 || ex.count_ones() == 1 || allowed > 0) {
+                    if open && (card == 2 || seen.count_ones() == 1 || allowed > 0) {
                         let allowed = allowed - i32::from(card > 2);
-                        self.walk(next, allowed, ex, kind);
+                        self.walk(next, allowed, seen, kind);
                     }
                 }
             }
@@ -249,7 +259,9 @@ impl Search<'_> {
         let pair = (1u16 << self.v1) | (1u16 << self.v2);
         let extra = (b.cands[c1] | b.cands[c2]) & !pair;
         let base = self.base_rating();
-        for degree in extra.count_ones() as usize..=7 {
+        let n_extra = extra.count_ones() as usize;
+        let first = if self.lk { 2 } else { n_extra };
+        for degree in first..=7 {
             for kind in 0..3 {
                 let h = CELL_HOUSES[c1][kind] as usize;
                 if h != CELL_HOUSES[c2][kind] as usize {
@@ -257,7 +269,7 @@ impl Search<'_> {
                 }
                 let empty = b.empty[h] as usize;
                 let (i1, i2) = (CELL_INDEX[c1][kind] as usize, CELL_INDEX[c2][kind] as usize);
-                if degree * 2 <= empty {
+                if degree * 2 <= empty && degree >= n_extra {
                     self.type3_naked(h, c1, c2, i1, i2, degree, extra, base);
                 }
                 if degree * 2 < empty {
@@ -360,20 +372,10 @@ impl Search<'_> {
                 continue;
             }
             let cells_mask = union & !(1 << i1) & !(1 << i2);
-            let mut victims = [0u16; 9];
-            let mut worth = false;
-            for i in digits_of(cells_mask) {
-                let c = HOUSE_CELLS[h][i] as usize;
-                if c != c1 && c != c2 {
-                    victims[i] = b.cands[c] & !values;
-                    worth |= victims[i] != 0;
-                }
+            if let Some(victims) = hidden_victims(b, h, [c1, c2], cells_mask, values) {
+                let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
+                self.offer_house(rating, h, victims);
             }
-            if !worth {
-                continue;
-            }
-            let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
-            self.offer_house(rating, h, victims);
         }
     }
 
@@ -481,4 +483,25 @@ pub(crate) fn subsets(k: usize, n: usize) -> &'static [u16] {
     let list = &all[start[k]..start[k + 1]];
     let end = list.partition_point(|&m| m < (1u16 << n));
     &list[..end]
+}
+
+/// A type-3 hidden set's eliminations: the other candidates of its cells (`cells`, house
+/// indexes of `h`) outside the loop's two extra cells; `None` when there are none.
+fn hidden_victims(
+    b: &Board,
+    h: usize,
+    extra_cells: [usize; 2],
+    cells: u16,
+    values: u16,
+) -> Option<[u16; 9]> {
+    let mut victims = [0u16; 9];
+    let mut worth = false;
+    for i in digits_of(cells) {
+        let c = HOUSE_CELLS[h][i] as usize;
+        if !extra_cells.contains(&c) {
+            victims[i] = b.cands[c] & !values;
+            worth |= victims[i] != 0;
+        }
+    }
+    worth.then_some(victims)
 }
