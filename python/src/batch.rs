@@ -1,8 +1,14 @@
 //! [`Batch`]: the puzzles of one call, copied out of Python objects once (with the GIL
 //! held, so no Python thread can change them while the workers read), parsed by the workers.
 //!
-//! Three layouts, one per kind of input, so that no input is converted twice:
-//! - digits: 81 values per puzzle (`0` empty), from integer arrays;
+//! Four layouts, one per kind of input, so that no input is converted twice:
+//! - digits: 81 values per puzzle (`0` empty), from integer arrays converted to `uint8`;
+//! - borrowed digits: a C-contiguous `uint8` (n, 81) array read in place, not copied (the
+//!   batch holds a reference to it, so it stays alive and cannot be resized). As with any
+//!   numpy function that releases the GIL, a row that another Python thread rewrites during
+//!   the call gets an unspecified result (each worker copies a row's 81 bytes once and
+//!   parses the copy, so such a row is at worst part old, part new: a status, never a
+//!   crash);
 //! - fixed-width text: `width` bytes per puzzle, NUL-padded (numpy `S81` arrays);
 //! - packed text: one buffer and the end of each puzzle in it (lists of `str`, Arrow string
 //!   arrays: pandas and polars columns).
@@ -12,7 +18,7 @@
 
 use std::collections::BTreeMap;
 
-use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyFloat, PyInt, PyString};
@@ -24,8 +30,36 @@ use sudoku_batch::Grid;
 
 enum Store {
     Digits(Vec<u8>),
+    Borrowed(Borrowed),
     Fixed { data: Vec<u8>, width: usize },
     Packed { data: Vec<u8>, ends: Vec<usize> },
+}
+
+/// A `uint8` (n, 81) array's cells, read in place.
+struct Borrowed {
+    /// Keeps the array (and so its buffer) alive and unresizable while the batch lives.
+    _array: Py<PyArray2<u8>>,
+    cells: *const u8,
+}
+
+// SAFETY: the buffer stays allocated while `_array` is held, and the workers only read it,
+// each row through one raw copy of its 81 bytes (see `Borrowed::row`).
+unsafe impl Send for Borrowed {}
+unsafe impl Sync for Borrowed {}
+
+impl Borrowed {
+    /// Row `i`'s 81 cells, copied once out of the array.
+    #[inline]
+    fn row(&self, i: usize) -> [u8; CELLS] {
+        // SAFETY: `i` is below the array's row count (checked by the callers' ranges) and
+        // the array is C-contiguous with 81 `u8` per row, so the 81 bytes are inside it.
+        unsafe {
+            self.cells
+                .add(i * CELLS)
+                .cast::<[u8; CELLS]>()
+                .read_unaligned()
+        }
+    }
 }
 
 /// Puzzles ready for the workers (built by the package's input conversion).
@@ -71,6 +105,10 @@ impl Batch {
                     .expect("rows are 81 values");
                 Ok(Grid::from_values(row)?)
             }
+            Store::Borrowed(cells) => {
+                assert!(i < self.len, "row {i} of {}", self.len);
+                Ok(Grid::from_values(&cells.row(i))?)
+            }
             Store::Fixed { data, width } => {
                 let row = &data[i * width..(i + 1) * width];
                 let used = row.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
@@ -97,9 +135,9 @@ impl Batch {
 
 #[pymethods]
 impl Batch {
-    /// Puzzles as an (n, 81) uint8 array of cell values (0 empty).
+    /// Puzzles as a C-contiguous (n, 81) uint8 array of cell values (0 empty), read in place.
     #[staticmethod]
-    fn from_digits(cells: PyReadonlyArray2<'_, u8>) -> PyResult<Batch> {
+    fn from_digits(cells: Bound<'_, PyArray2<u8>>) -> PyResult<Batch> {
         let shape = cells.shape();
         if shape[1] != CELLS {
             return Err(PyValueError::new_err(format!(
@@ -107,8 +145,18 @@ impl Batch {
                 shape[0], shape[1]
             )));
         }
-        let values = cells.as_slice().map_err(|_| slice_error("cells"))?.to_vec();
-        Ok(Batch::from_values(values, BTreeMap::new()))
+        if !cells.is_c_contiguous() {
+            return Err(slice_error("cells"));
+        }
+        let len = shape[0];
+        Ok(Batch {
+            len,
+            store: Store::Borrowed(Borrowed {
+                cells: cells.data().cast_const(),
+                _array: cells.unbind(),
+            }),
+            bad: BTreeMap::new(),
+        })
     }
 
     /// Puzzles as an (n, width) uint8 array of text bytes, NUL-padded (a numpy `S` array).

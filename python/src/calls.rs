@@ -17,6 +17,7 @@ use sudoku_batch::solver::{Algorithm, Limits, Status};
 use sudoku_batch::verify::{check, Problem, Rules};
 
 use crate::batch::Batch;
+use crate::buffers::zeroed;
 use crate::pool::{in_slices, thread_count, Cells, Rows};
 
 /// Messages of the bad rows of one chunk: (row, message).
@@ -166,11 +167,11 @@ pub fn solve<'py>(
     let limits = Limits::solutions(limit as u32);
     let threads = thread_count(threads)?;
     let n = batch.len();
-    let mut solutions = vec![0u8; n * CELLS];
-    let mut status = vec![0u8; n];
-    let mut count = vec![0u32; n];
-    let mut guesses = vec![0u64; n];
-    let mut nodes = vec![0u64; n];
+    let mut solutions = zeroed::<u8>(n * CELLS);
+    let mut status = zeroed::<u8>(n);
+    let mut count = zeroed::<u32>(n);
+    let mut guesses = zeroed::<u64>(n);
+    let mut nodes = zeroed::<u64>(n);
     let out = Solved {
         solutions: Cells {
             values: &mut solutions,
@@ -219,7 +220,7 @@ pub fn verify<'py>(
         require_solution: true,
     };
     let mut ok = vec![false; n];
-    let mut problems = vec![0u16; n];
+    let mut problems = zeroed::<u16>(n);
     let out = (
         Cells {
             values: &mut ok,
@@ -287,9 +288,9 @@ pub fn canon<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = thread_count(threads)?;
     let n = batch.len();
-    let mut forms = vec![0u8; n * CELLS];
-    let mut automorphisms = vec![0u32; n];
-    let mut status = vec![0u8; n];
+    let mut forms = zeroed::<u8>(n * CELLS);
+    let mut automorphisms = zeroed::<u32>(n);
+    let mut status = zeroed::<u8>(n);
     let out = (
         Cells {
             values: &mut forms,
@@ -351,7 +352,7 @@ pub fn digits<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = thread_count(threads)?;
     let n = batch.len();
-    let mut cells = vec![0u8; n * CELLS];
+    let mut cells = zeroed::<u8>(n * CELLS);
     let out = Cells {
         values: &mut cells,
         width: CELLS,

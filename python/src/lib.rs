@@ -5,6 +5,7 @@
 //! pandas and polars columns) into a [`batch::Batch`] and wraps the results.
 
 mod batch;
+mod buffers;
 mod calls;
 mod make;
 mod pool;

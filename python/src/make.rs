@@ -15,6 +15,7 @@ use sudoku_batch::shuffle::ShuffleConfig;
 use sudoku_batch::Grid;
 
 use crate::batch::Batch;
+use crate::buffers::zeroed;
 use crate::calls::{array1, array2, messages, Messages};
 use crate::pool::{in_slices, thread_count, Cells};
 
@@ -60,9 +61,9 @@ pub fn generate<'py>(
         max_attempts: max_attempts.max(1),
     };
     let threads = thread_count(threads)?;
-    let mut puzzles = vec![0u8; n * CELLS];
-    let mut solutions = vec![0u8; n * CELLS];
-    let mut attempts = vec![0u32; n];
+    let mut puzzles = zeroed::<u8>(n * CELLS);
+    let mut solutions = zeroed::<u8>(n * CELLS);
+    let mut attempts = zeroed::<u32>(n);
     let cancel = AtomicBool::new(false);
     let out = (
         Cells {
@@ -134,8 +135,8 @@ pub fn shuffle<'py>(
     let threads = thread_count(threads)?;
     let n = batch.len();
     let width = copies * CELLS;
-    let mut puzzles = vec![0u8; n * width];
-    let mut solved = vec![0u8; if solutions { n * width } else { 0 }];
+    let mut puzzles = zeroed::<u8>(n * width);
+    let mut solved = zeroed::<u8>(if solutions { n * width } else { 0 });
     let mut ok = vec![false; n];
     let out = (
         Cells {

@@ -8,6 +8,7 @@ use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Technique};
 use sudoku_batch::solver::{solve_with_limit, Status};
 
 use crate::batch::Batch;
+use crate::buffers::zeroed;
 use crate::calls::{array1, messages, Messages};
 use crate::pool::{in_slices, thread_count, Rows};
 
@@ -86,11 +87,11 @@ pub fn rate<'py>(
     let options = RateOptions { ladder, max_rating };
     let threads = thread_count(threads)?;
     let n = batch.len();
-    let (mut er, mut ep, mut ed) = (vec![0f32; n], vec![0f32; n], vec![0f32; n]);
+    let (mut er, mut ep, mut ed) = (zeroed::<f32>(n), zeroed::<f32>(n), zeroed::<f32>(n));
     let mut hardest = vec![u8::MAX; n];
-    let mut steps = vec![0u32; n];
+    let mut steps = zeroed::<u32>(n);
     let mut capped = vec![false; n];
-    let mut status = vec![0u8; n];
+    let mut status = zeroed::<u8>(n);
     let out = Rated {
         er: &mut er,
         ep: &mut ep,

@@ -234,6 +234,17 @@
 //!   (0.972 on shuffled 1106 L2); the band update's 9-digit clear as three 8-word AVX2 ANDs
 //!   (0.80: those 32-byte loads come right after the update's 4-byte stores to the same
 //!   words, which supports the store-forwarding explanation above).
+//! - lost (2026-12-02, measured against 0971467, Zen 4): three changes together, the band
+//!   choice's counts for all three bands from one lookup per word bit-sliced in a `u64`,
+//!   band updates with the band a constant, and an AVX-512 path (changed-word scan and
+//!   the choice's per-word counts in 16 lanes). Callgrind (`bmi2` path, output identical):
+//!   shuffled 1106 L2 −18.8% instructions, serg −9.6%, Kaggle −12%. `bench --threads 1`,
+//!   11 alternating runs per cell pinned to one core on an idle machine, medians of the
+//!   pairwise ratios (AVX-512 path): 1106 1.03-1.06 and 11+ 0.99-1.05 and top1465
+//!   1.01-1.05 as given and on two shuffled seeds at both limits, but 17-clue 0.94-0.98
+//!   and serg 0.94-1.00 (the `bmi2` path alone: 17-clue 0.93, serg 0.95). A few percent on
+//!   the hard sets does not pay for a loss on the easy ones; the instructions saved are
+//!   mostly not on the critical path.
 
 mod bands;
 mod paths;
