@@ -16,7 +16,7 @@ const LEVELS: usize = 256;
 pub struct Summary {
     /// The inputs, as named on the command line (`-` for stdin).
     pub inputs: Vec<String>,
-    /// The technique ladder: `se` or `sukaku`.
+    /// The technique ladder: `se`, `sukaku` or `sukaku-default`.
     pub ladder: String,
     /// `--max-rating`, if given.
     pub max_rating: Option<f64>,

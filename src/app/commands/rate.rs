@@ -82,8 +82,9 @@ pub struct RateArgs {
     #[arg(long, short, ignore_case = true, value_parser = output_formats())]
     pub format: Option<OutputFormat>,
 
-    /// Technique ladder: se (Sudoku Explainer 1.2.1.3) or sukaku (Sukaku Explainer's default
-    /// set, which rated the Sudoku Exchange bank).
+    /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
+    /// rated the Sudoku Exchange bank) or sukaku-default (Sukaku Explainer's default set as
+    /// its current release runs it: sukaku and the UVWXYZ-Wing).
     #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
     pub ladder: Ladder,
 
@@ -130,7 +131,11 @@ pub struct RateArgs {
 }
 
 fn ladders() -> impl clap::builder::TypedValueParser<Value = Ladder> {
-    choices(&[("se", &[], Ladder::Se), ("sukaku", &[], Ladder::Sukaku)])
+    choices(&[
+        ("se", &[], Ladder::Se),
+        ("sukaku", &[], Ladder::Sukaku),
+        ("sukaku-default", &[], Ladder::SukakuDefault),
+    ])
 }
 
 fn parse_max_rating(s: &str) -> Result<Difficulty, String> {
