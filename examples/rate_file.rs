@@ -1,16 +1,17 @@
 //! Rates every puzzle of a file and prints one line per puzzle, `PUZZLE ER/EP/ED HARDEST
 //! STEPS [capped]`, then the rate on stderr (puzzles per second on one thread, the solve
-//! that proves uniqueness included). For comparing with reference raters and for measuring:
+//! that proves uniqueness included). For comparing with reference raters and for measuring;
+//! `--steps` prints each step before its puzzle's line (`N<TAB>DIFFICULTY<TAB>TECHNIQUE<TAB>EFFECTS<TAB>CELLS`):
 //!
 //! ```text
-//! cargo run --release --example rate_file -- [--ladder sukaku] [--max-rating X] [--repeat N] FILE
+//! cargo run --release --example rate_file -- [--ladder sukaku] [--max-rating X] [--repeat N] [--steps] FILE
 //! ```
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater};
+use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Step};
 use sudoku_batch::solver::{solve_with_limit, Status};
 
 fn main() {
@@ -18,6 +19,7 @@ fn main() {
     let mut repeat = 1usize;
     let mut quiet = false;
     let mut solve_only = false;
+    let mut steps = false;
     let mut path = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -36,6 +38,7 @@ fn main() {
             "--repeat" => repeat = args.next().expect("--repeat N").parse().expect("count"),
             "--quiet" => quiet = true,
             "--solve-only" => solve_only = true,
+            "--steps" => steps = true,
             _ => path = Some(PathBuf::from(arg)),
         }
     }
@@ -48,6 +51,7 @@ fn main() {
         eprintln!("{}: {malformed} malformed records skipped", path.display());
     }
     let mut rater = Rater::new(options);
+    let cpu_start = thread_cpu_ns();
     let start = Instant::now();
     let mut out = String::new();
     let mut rated = 0usize;
@@ -64,7 +68,27 @@ fn main() {
                 rated += 1;
                 continue;
             }
-            let r = rater.rate(p, &outcome.solution.expect("solved"));
+            let solution = outcome.solution.expect("solved");
+            let r = if steps && round == 0 {
+                let mut n = 0;
+                rater.rate_with_steps(p, &solution, &mut |step: &Step<'_>| {
+                    n += 1;
+                    out.push_str(&format!("{n}\t{}\t{}\t", step.difficulty, step.technique));
+                    for pl in step.placements {
+                        out.push_str(&format!("{pl} "));
+                    }
+                    for e in step.eliminations {
+                        out.push_str(&format!("{e} "));
+                    }
+                    out.push('\t');
+                    for &c in step.cells {
+                        out.push_str(&format!("r{}c{} ", c / 9 + 1, c % 9 + 1));
+                    }
+                    out.push('\n');
+                })
+            } else {
+                rater.rate(p, &solution)
+            };
             rated += 1;
             if round == 0 && !quiet {
                 let hardest = r.hardest.map_or("-", |t| t.name());
@@ -83,11 +107,23 @@ fn main() {
         }
     }
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = match (cpu_start, thread_cpu_ns()) {
+        // The scheduler's clock moves at scheduling points: a very short run may not see it.
+        (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
+        _ => seconds,
+    };
     print!("{out}");
     eprintln!(
-        "{}: {rated} ratings in {seconds:.3} s: {:.0} puzzles/s, {:.2} us/puzzle (one thread, solve included)",
+        "{}: {rated} ratings in {seconds:.3} s wall, {cpu:.3} s CPU: {:.0} puzzles/s, {:.2} us/puzzle CPU (one thread, solve included)",
         path.display(),
-        rated as f64 / seconds,
-        seconds * 1e6 / rated.max(1) as f64
+        rated as f64 / cpu,
+        cpu * 1e6 / rated.max(1) as f64
     );
+}
+
+/// This thread's CPU time in nanoseconds (Linux `schedstat`), which a loaded machine does
+/// not inflate the way it inflates wall time.
+fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }

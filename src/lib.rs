@@ -6,8 +6,8 @@
 //!  plot         charts (SVG) of bench results and run summaries
 //!               │
 //!               ▼
-//!  solve  verify  canon  shuffle  generate  bench   one module per command: its records,
-//!               │                                    rules, writers, summary
+//!  solve  verify  rating  canon  shuffle  generate  bench
+//!               │       one module per command: its records, rules, writers, summary
 //!               ▼
 //!  pipeline     batches of records → rayon → results in input order → a Sink
 //!               │
@@ -53,6 +53,7 @@ pub mod pipeline;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod rate;
+pub mod rating;
 pub mod shuffle;
 pub mod solve;
 pub mod solver;

@@ -1,8 +1,8 @@
 //! Hostile conditions through the real binary: peak memory (the child's `wait4` rusage, never
-//! a timing) under 64 MiB for `solve`, `verify`, `canon` and `shuffle` on inputs of ~100 MB
+//! a timing) under 64 MiB for `solve`, `verify`, `canon`, `shuffle` and `rate` on inputs of ~100 MB
 //! made on the fly in a temporary folder (a quote that never closes, a header of millions of
 //! columns, lines near the 256 KiB limit, blank lines, a giant board, a file with no line
-//! break, read as files and from a pipe); argument values with no sensible meaning refused at
+//! break, read as files and from a pipe; `rate --steps` writing ~75 MB); argument values with no sensible meaning refused at
 //! once; and no output file (nor a temporary one) left by a run that fails after the work
 //! started.
 
@@ -156,6 +156,48 @@ fn workdir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
+/// `rate --steps` writes ~4.7 KB per hard puzzle: 16,000 of them (~75 MB of steps, more than
+/// the ceiling) go through within it, one rating object per record and its steps before it.
+#[test]
+fn rate_steps_on_a_large_input_stay_within_the_ceiling() {
+    let dir = workdir();
+    let hard = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/generated-hard-1k.txt");
+    let input = dir.path().join("hard16k.txt");
+    let records = {
+        // Dropped before the runs: the child's peak starts from this process's size.
+        let text = std::fs::read_to_string(hard).unwrap();
+        let mut file = File::create(&input).unwrap();
+        for _ in 0..16 {
+            file.write_all(text.as_bytes()).unwrap();
+        }
+        16 * text.lines().count()
+    };
+    for (args, piped) in [
+        (&["rate", "-q", "--steps", "hard16k.txt"][..], None),
+        (&["rate", "-q", "--steps", "-j", "8", "hard16k.txt"], None),
+        (
+            &["rate", "-q", "--steps", "--threads", "1", "-"],
+            Some(input.as_path()),
+        ),
+    ] {
+        let ran = run(dir.path(), args, piped);
+        eprintln!("{args:?}: peak RSS {} KiB", ran.peak_kib);
+        assert!(
+            ran.peak_kib < CEILING_KIB,
+            "{args:?}: peak RSS {} KiB",
+            ran.peak_kib
+        );
+        assert_eq!(ran.code, 0, "{args:?}: {}", ran.stderr);
+        let out = dir.path().join("stdout");
+        let ratings = lines_with(&out, "\"kind\":\"rating\"");
+        let steps = lines_with(&out, "\"kind\":\"step\"");
+        assert_eq!(ratings, records, "{args:?}");
+        assert_eq!(ran.lines, ratings + steps, "{args:?}");
+        assert!(steps > 20 * records, "{steps} steps for {records} records");
+        assert!(std::fs::metadata(&out).unwrap().len() > (CEILING_KIB << 10));
+    }
+}
+
 #[test]
 fn a_quote_that_never_closes_costs_no_memory_in_any_command() {
     let dir = workdir();
@@ -179,6 +221,7 @@ fn a_quote_that_never_closes_costs_no_memory_in_any_command() {
         (1, 3, "open.csv:4"),
         false,
     );
+    within_ceiling(dir.path(), &["rate"], &input, (1, 3, message), true);
     let ran = run(dir.path(), &["solve", "open.csv"], None);
     assert!(
         ran.stderr.contains("a quote that never closes?"),
@@ -243,8 +286,20 @@ fn lines_near_the_record_limit_keep_memory_flat_in_every_command() {
         &["verify", "-q", "--format", "csv"],
         &["canon", "-q"],
         &["shuffle", "-q"],
+        &["rate", "-q"],
+        &["rate", "-q", "--format", "csv", "--passthrough", "-j", "8"],
+        &[
+            "rate",
+            "-q",
+            "--format",
+            "jsonl",
+            "--passthrough",
+            "--threads",
+            "1",
+        ],
     ] {
-        let lines = records + usize::from(args[2..].contains(&"csv") && args[0] == "solve");
+        let header = args[2..].contains(&"csv") && matches!(args[0], "solve" | "rate");
+        let lines = records + usize::from(header);
         // verify reports nothing for them: every puzzle passes.
         let lines = if args[0] == "verify" { 1 } else { lines };
         within_ceiling(dir.path(), args, &input, (0, lines, ""), args.len() == 2);
@@ -417,7 +472,7 @@ fn a_summary_that_cannot_be_written_leaves_no_output_file() {
     }
     let dir = workdir();
     std::fs::write(dir.path().join("p.txt"), format!("{PUZZLE}\n").repeat(200)).unwrap();
-    for command in ["solve", "verify"] {
+    for command in ["solve", "verify", "rate"] {
         for out in ["out.txt", "out.txt.gz"] {
             let args = [
                 command,
@@ -481,6 +536,9 @@ fn a_full_disk_says_so_and_names_the_output() {
         &["canon", "-q", "p.txt"],
         &["shuffle", "-q", "p.txt"],
         &["generate", "-q", "--count", "3000"],
+        &["rate", "-q", "p.txt"],
+        &["rate", "-q", "--format", "csv", "--passthrough", "p.txt"],
+        &["rate", "-q", "--steps", "p.txt"],
     ] {
         bin()
             .current_dir(dir.path())

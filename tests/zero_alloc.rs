@@ -3,55 +3,15 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use common::counting::{allocations, Counting};
 
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
 use sudoku_batch::solver::simd::SimdPath;
 use sudoku_batch::solver::{Algorithm, Limits, Status};
 use sudoku_batch::Grid;
 
-struct Counting;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-}
-
-fn note() {
-    // `try_with`: thread-local storage may already be gone while a thread exits.
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
-
-/// Allocations made on this thread while `f` runs.
-fn allocations(f: impl FnOnce()) -> u64 {
-    COUNT.with(|c| c.set(0));
-    ARMED.with(|a| a.set(true));
-    f();
-    ARMED.with(|a| a.set(false));
-    COUNT.with(|c| c.get())
-}
 
 fn puzzles() -> Vec<Grid> {
     let mut out = Vec::new();

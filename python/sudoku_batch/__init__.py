@@ -482,7 +482,8 @@ def rate(
 
     Args:
         puzzles: as for :func:`solve`.
-        ladder: ``se`` (Sudoku Explainer 1.2.1.3, the default) or ``sukaku``.
+        ladder: ``se`` (Sudoku Explainer 1.2.1.3, the default), ``sukaku`` (the set that rated
+            the Sudoku Exchange bank) or ``sukaku-default`` (with the UVWXYZ-Wing).
         max_rating: stop a path once its next step would be harder (the row is then
             ``capped``).
         threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).

@@ -20,7 +20,12 @@ def hard_copies(copies: int) -> np.ndarray:
 
 
 def test_the_gil_is_released_while_solving():
-    puzzles = hard_copies(4000)
+    # A call of about half a second on this machine, whatever its speed.
+    probe = hard_copies(500)
+    start = time.perf_counter()
+    sb.solve(probe, threads=1, algorithm="jcz")
+    per_puzzle = (time.perf_counter() - start) / len(probe)
+    puzzles = hard_copies(min(200_000, max(500, int(0.5 / per_puzzle))))
     ticks = 0
     done = threading.Event()
 

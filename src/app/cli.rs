@@ -8,11 +8,12 @@ use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::solver::Algorithm;
 
-use crate::commands::{bench, canon, docs, generate, plot, shuffle, solve, verify};
+use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem)
+  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem;
+       rate: rated)
   1    the run finished, but some records were not (each is in the output, with its line)
   2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
   130  interrupted (SIGINT; 143 for SIGTERM): an -o output file is removed, never left half
@@ -53,6 +54,11 @@ pub enum Command {
     #[command(after_help = with_limits(verify::HELP))]
     Verify(verify::VerifyArgs),
 
+    /// Rate every puzzle as Sudoku Explainer does (ER/EP/ED: human-style difficulty), one
+    /// result per record in input order; --steps writes each solving step.
+    #[command(after_help = with_limits(rate::HELP))]
+    Rate(rate::RateArgs),
+
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
     #[command(after_help = generate::HELP)]
     Generate(generate::GenerateArgs),
@@ -79,6 +85,14 @@ pub enum Command {
 
     /// Draw a saved bench JSON (or several, side by side) or a --stats-json summary as SVG.
     Plot(plot::PlotArgs),
+}
+
+/// `--empty CHAR`: the empty-cell mark csv/jsonl outputs write.
+pub fn parse_empty(s: &str) -> Result<u8, String> {
+    match s.as_bytes() {
+        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
+        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
+    }
 }
 
 /// A value parser over named choices (listed in `--help` and completed by the shells), each

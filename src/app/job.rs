@@ -181,6 +181,14 @@ impl Job {
         output.finish()
     }
 
+    /// The progress bar over the job's inputs: hidden with `quiet`, and when the output
+    /// (`-o`, stdout when `None` or `-`) is the terminal the bar would draw on.
+    pub fn progress_bar(&self, output: Option<&Path>) -> Bar {
+        let to_terminal = Bar::stdout_is_terminal() && output.is_none_or(|p| p.as_os_str() == "-");
+        let total_bytes = self.inputs.iter().map(Input::size).sum::<Option<u64>>();
+        Bar::new(total_bytes, !self.quiet && !to_terminal)
+    }
+
     /// Seconds since the job started.
     pub fn seconds(&self) -> f64 {
         self.started.elapsed().as_secs_f64()

@@ -2,6 +2,7 @@
 //! functions the report formats share.
 
 mod line_ends;
+pub mod passthrough;
 pub mod reader;
 mod source;
 pub mod write;

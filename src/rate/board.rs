@@ -136,6 +136,20 @@ const fn build_house_order() -> [[u8; 20]; CELLS] {
 /// `HOUSE_ORDER[c]`: the peers of `c` in the order SE visits a cell's houses.
 pub(crate) const HOUSE_ORDER: [[u8; 20]; CELLS] = build_house_order();
 
+const fn build_house_bits() -> [u32; CELLS] {
+    let mut t = [0u32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let hs = CELL_HOUSES[c];
+        t[c] = 1 << hs[0] | 1 << hs[1] | 1 << hs[2];
+        c += 1;
+    }
+    t
+}
+
+/// `HOUSE_BITS[c]`: the block, row and column of cell `c` as a 27-bit set (bit `h`).
+pub(crate) const HOUSE_BITS: [u32; CELLS] = build_house_bits();
+
 /// Iterates the set bits of an 81-bit cell set, lowest first.
 #[inline]
 pub(crate) fn cells_of(mut set: u128) -> impl Iterator<Item = usize> {
@@ -190,6 +204,15 @@ pub(crate) struct Board {
     pub one_empty: u32,
     /// Cells with exactly one candidate.
     pub naked: u128,
+    /// Houses (bit `h`) known to hold no direct hidden pair (`[0]`) or triplet (`[1]`): a
+    /// scan found none and no position of the house changed since.
+    pub direct_set_clean: [u32; 2],
+    /// Houses (bit `h`) whose positions changed since the intersections (`[0]` direct,
+    /// `[1]` not) last looked.
+    pub lock_touched: [u32; 2],
+    /// Intersection scans (bit `pair * 9 + i1`, see `singles::locking`) known to find
+    /// nothing, direct (`[0]`) and not (`[1]`).
+    pub lock_clean: [u64; 2],
 }
 
 const fn build_order_bit() -> ([u8; 27], [u8; 27]) {
@@ -233,6 +256,9 @@ impl Board {
             single_houses: 0,
             one_empty: 0,
             naked: 0,
+            direct_set_clean: [0; 2],
+            lock_touched: [0; 2],
+            lock_clean: [0; 2],
         }
     }
 
@@ -278,6 +304,9 @@ impl Board {
         self.single = [0; 27];
         self.single_houses = 0;
         self.one_empty = 0;
+        self.direct_set_clean = [0; 2];
+        self.lock_touched = [0; 2];
+        self.lock_clean = [0; 2];
         for h in 0..27 {
             // Givens do not repeat in a house of a valid puzzle: each fills one cell.
             let empty = 9 - used[h].count_ones() as u8;
@@ -315,6 +344,11 @@ impl Board {
         }
         let hs = CELL_HOUSES[c];
         let ix = CELL_INDEX[c];
+        let houses = HOUSE_BITS[c];
+        self.direct_set_clean[0] &= !houses;
+        self.direct_set_clean[1] &= !houses;
+        self.lock_touched[0] |= houses;
+        self.lock_touched[1] |= houses;
         for k in 0..3 {
             let h = hs[k] as usize;
             let p = self.pos[h][d] & !(1u16 << ix[k]);

@@ -16,7 +16,7 @@
 //! more candidates (and rules the grid out if none has).
 
 use super::board::{
-    cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_ORDER, PEERS,
+    cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK, HOUSE_ORDER, PEERS,
 };
 use super::hint::Hint;
 use super::uniqueness::{subsets, tenths};
@@ -28,12 +28,26 @@ struct Pattern {
     n: usize,
     values: [u16; CELLS],
     all: u16,
+    /// The cells seeing every BUG cell (none before the first BUG cell is found).
     common: u128,
+    first: bool,
+    /// The candidates without the BUG values.
+    rest: [u16; CELLS],
 }
 
-/// BUG types 1-4 (5.6 and up).
-pub(crate) fn bug(b: &Board, hint: &mut Hint) -> bool {
-    let Some(p) = pattern(b) else {
+/// lkSudoku's addition (Sukaku's default): while every house with a digit of neither 0 nor
+/// 2 places is about one digit, the cells of 3+ candidates among those places are all BUG
+/// cells of that digit, even where a house has several.
+struct OneDigit {
+    cells: u128,
+    digit: Option<usize>,
+    only: bool,
+}
+
+/// BUG types 1-4 (5.6 and up); `lk`: with lkSudoku's fixes, as Sukaku Explainer runs it by
+/// default (see [`OneDigit`]; type 3 tries the smallest set first over all houses).
+pub(crate) fn bug(b: &Board, hint: &mut Hint, lk: bool) -> bool {
+    let Some(p) = pattern(b, lk) else {
         return false;
     };
     let cells = &p.cells[..p.n];
@@ -58,21 +72,69 @@ pub(crate) fn bug(b: &Board, hint: &mut Hint) -> bool {
         if p.n == 2 && type4(b, hint, &p) {
             return true;
         }
-        return type3(b, hint, &p);
+        return type3(b, hint, &p, lk);
     }
     false
 }
 
-fn pattern(b: &Board) -> Option<Pattern> {
+impl Pattern {
+    /// Adds BUG value `d` of cell `c`; false when the BUG cells can have no type 1-3 hint.
+    fn add(&mut self, c: usize, d: usize, count_value: bool) -> bool {
+        if !self.cells[..self.n].contains(&(c as u8)) {
+            self.cells[self.n] = c as u8;
+            self.n += 1;
+        }
+        self.values[c] |= 1 << d;
+        if count_value {
+            self.all |= 1 << d;
+        }
+        self.rest[c] &= !(1 << d);
+        if self.first {
+            self.common = PEERS[c];
+            self.first = false;
+        } else {
+            self.common &= PEERS[c];
+        }
+        for &bc in &self.cells[..self.n] {
+            self.common &= !(1u128 << bc);
+        }
+        !(self.n > 1 && self.all.count_ones() > 1 && self.common == 0)
+    }
+
+    /// Without the BUG values: two candidates in every empty cell, two places per digit.
+    fn leaves_grave(&self, b: &Board) -> bool {
+        for c in 0..CELLS {
+            if b.values[c] == 0 && self.rest[c].count_ones() != 2 {
+                return false;
+            }
+        }
+        (0..27).all(|h| {
+            let mut places = [0u8; 9];
+            for &c in &HOUSE_CELLS[h] {
+                for d in digits_of(self.rest[c as usize]) {
+                    places[d] += 1;
+                }
+            }
+            places.iter().all(|&n| n == 0 || n == 2)
+        })
+    }
+}
+
+fn pattern(b: &Board, lk: bool) -> Option<Pattern> {
     let mut p = Pattern {
         cells: [0; CELLS],
         n: 0,
         values: [0; CELLS],
         all: 0,
-        common: !0,
+        common: 0,
+        first: true,
+        rest: b.cands,
     };
-    let mut first = true;
-    let mut rest = b.cands;
+    let mut one = OneDigit {
+        cells: 0,
+        digit: None,
+        only: true,
+    };
     for h in 0..27 {
         for d in 0..9 {
             let pos = b.pos[h][d];
@@ -80,64 +142,43 @@ fn pattern(b: &Board) -> Option<Pattern> {
             if card == 0 || card == 2 {
                 continue;
             }
-            let mut found = None;
-            let mut count = 0;
+            let mut found = 0u128;
             for i in digits_of(pos) {
                 let c = HOUSE_CELLS[h][i] as usize;
-                if b.cands[c].count_ones() >= 3 {
-                    count += 1;
-                    found = Some(c);
+                found |= u128::from(b.cands[c].count_ones() >= 3) << c;
+            }
+            if lk {
+                match one.digit {
+                    None => (one.cells, one.digit) = (found, Some(d)),
+                    Some(v) if one.only && v == d => one.cells |= found,
+                    Some(_) => one.only = false,
                 }
             }
-            if count == 0 {
-                return None;
-            }
-            if count != 1 {
-                continue;
-            }
-            let c = found.expect("one cell");
-            if !p.cells[..p.n].contains(&(c as u8)) {
-                p.cells[p.n] = c as u8;
-                p.n += 1;
-            }
-            p.values[c] |= 1 << d;
-            p.all |= 1 << d;
-            rest[c] &= !(1 << d);
-            if first {
-                p.common = PEERS[c];
-                first = false;
-            } else {
-                p.common &= PEERS[c];
-            }
-            for &bc in &p.cells[..p.n] {
-                p.common &= !(1u128 << bc);
-            }
-            if p.n > 1 && p.all.count_ones() > 1 && p.common == 0 {
-                return None;
+            match found.count_ones() {
+                0 => return None,
+                1 if !p.add(found.trailing_zeros() as usize, d, true) => return None,
+                _ => {}
             }
         }
     }
-    if first {
-        p.common = 0;
-    }
-    // Without the BUG values: two candidates in every empty cell, two places per digit.
-    for c in 0..CELLS {
-        if b.values[c] == 0 && rest[c].count_ones() != 2 {
-            return None;
+    (one.extend(&mut p) && p.leaves_grave(b)).then_some(p)
+}
+
+impl OneDigit {
+    /// Adds the one digit's other cells of 3+ candidates to the BUG cells; false when the
+    /// pattern can then have no hint.
+    fn extend(mut self, p: &mut Pattern) -> bool {
+        let Some(d) = self.digit.filter(|_| self.only) else {
+            return true;
+        };
+        if self.cells.count_ones() as usize <= p.n {
+            return true;
         }
-    }
-    for h in 0..27 {
-        let mut places = [0u8; 9];
-        for &c in &HOUSE_CELLS[h] {
-            for d in digits_of(rest[c as usize]) {
-                places[d] += 1;
-            }
+        for &c in &p.cells[..p.n] {
+            self.cells &= !(1u128 << c);
         }
-        if places.iter().any(|&n| n != 0 && n != 2) {
-            return None;
-        }
+        cells_of(self.cells).all(|c| p.add(c, d, false))
     }
-    Some(p)
 }
 
 fn type2(b: &Board, hint: &mut Hint, p: &Pattern) -> bool {
@@ -184,69 +225,97 @@ fn type4(b: &Board, hint: &mut Hint, p: &Pattern) -> bool {
     true
 }
 
-fn type3(b: &Board, hint: &mut Hint, p: &Pattern) -> bool {
-    let first = p.cells[0] as usize;
-    let mut bug_cells = 0u128;
-    for &c in &p.cells[..p.n] {
-        bug_cells |= 1u128 << c;
-    }
-    for kind in 0..3 {
-        let Some(h) = shared_house(p, kind) else {
-            continue;
+fn type3(b: &Board, hint: &mut Hint, p: &Pattern, lk: bool) -> bool {
+    // SE: house kind by kind, sets of 2 to 6 digits in each; lkSudoku: the smallest set
+    // first, over all shared houses.
+    (0..15).any(|i| {
+        let (kind, degree) = if lk {
+            (i % 3, 2 + i / 3)
+        } else {
+            (i / 5, 2 + i % 5)
         };
-        // The common cells of this house, in the order of the first BUG cell's houses.
-        let mut region = [0usize; 20];
-        let mut n = 0;
-        for &c in &HOUSE_ORDER[first] {
+        type3_in(b, hint, p, kind, degree, lk)
+    })
+}
+
+/// The cells of house `h` (of kind `kind`) other than the BUG cells that see every BUG
+/// cell: in the order of the first BUG cell's houses (SE), or of the grid (`by_index`).
+fn type3_region(p: &Pattern, kind: usize, h: usize, by_index: bool) -> ([usize; 20], usize) {
+    let mut region = [0usize; 20];
+    let mut n = 0;
+    if by_index {
+        for c in cells_of(p.common & HOUSE_MASK[h]) {
+            region[n] = c;
+            n += 1;
+        }
+    } else {
+        for &c in &HOUSE_ORDER[p.cells[0] as usize] {
             let c = c as usize;
             if p.common >> c & 1 != 0 && CELL_HOUSES[c][kind] as usize == h {
                 region[n] = c;
                 n += 1;
             }
         }
-        for degree in 2..=6 {
-            if n < degree || n > 9 {
-                continue;
-            }
-            for &pick in subsets(degree - 1, n) {
-                let mut union = 0u16;
-                let mut ok = p.all.count_ones() >= 2;
-                let mut members = 0u128;
-                for k in digits_of(pick) {
-                    let m = b.cands[region[k]];
-                    ok &= m.count_ones() >= 2;
-                    union |= m;
-                    members |= 1u128 << region[k];
-                }
-                if union.count_ones() as usize != degree {
-                    continue;
-                }
-                let set = union | p.all;
-                if !ok || set.count_ones() as usize != degree {
-                    continue;
-                }
-                let mut erasable = 0u128;
-                for &c in &region[..n] {
-                    erasable |= 1u128 << c;
-                }
-                erasable &= !members & !bug_cells;
-                if !cells_of(erasable).any(|c| b.cands[c] & set != 0) {
-                    continue;
-                }
-                hint.start(Technique::Bug3, tenths(5.7 + (degree as f64 - 1.0) * 0.1));
-                for &c in &p.cells[..p.n] {
-                    hint.add_cell(c as usize);
-                }
-                for c in cells_of(members) {
-                    hint.add_cell(c);
-                }
-                hint.digits = set;
-                for c in cells_of(erasable) {
-                    hint.eliminate(c, b.cands[c] & set);
-                }
-                return true;
-            }
+    }
+    (region, n)
+}
+
+/// A type-3 naked set of `degree` digits in the house of kind `kind` all BUG cells share
+/// (its other cells tried as [`type3_region`] lists them).
+fn type3_in(
+    b: &Board,
+    hint: &mut Hint,
+    p: &Pattern,
+    kind: usize,
+    degree: usize,
+    by_index: bool,
+) -> bool {
+    let Some(h) = shared_house(p, kind) else {
+        return false;
+    };
+    let (region, n) = type3_region(p, kind, h, by_index);
+    if n < degree || n > 9 || p.all.count_ones() < 2 {
+        return false;
+    }
+    let mut bug_cells = 0u128;
+    for &c in &p.cells[..p.n] {
+        bug_cells |= 1u128 << c;
+    }
+    let mut all_region = 0u128;
+    for &c in &region[..n] {
+        all_region |= 1u128 << c;
+    }
+    for &pick in subsets(degree - 1, n) {
+        let mut union = 0u16;
+        let mut ok = true;
+        let mut members = 0u128;
+        for k in digits_of(pick) {
+            let m = b.cands[region[k]];
+            ok &= m.count_ones() >= 2;
+            union |= m;
+            members |= 1u128 << region[k];
         }
+        let set = union | p.all;
+        if union.count_ones() as usize != degree || !ok || set.count_ones() as usize != degree {
+            continue;
+        }
+        let erasable = all_region & !members & !bug_cells;
+        if !cells_of(erasable).any(|c| b.cands[c] & set != 0) {
+            continue;
+        }
+        hint.start(Technique::Bug3, tenths(5.7 + (degree as f64 - 1.0) * 0.1));
+        for c in p.cells[..p.n]
+            .iter()
+            .map(|&c| c as usize)
+            .chain(cells_of(members))
+        {
+            hint.add_cell(c);
+        }
+        hint.digits = set;
+        for c in cells_of(erasable) {
+            hint.eliminate(c, b.cands[c] & set);
+        }
+        return true;
     }
     false
 }

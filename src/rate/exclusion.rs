@@ -38,29 +38,8 @@ pub(crate) fn aligned_pair(b: &Board, hint: &mut Hint) -> bool {
             if excluders.count_ones() < 2 {
                 continue;
             }
-            let mut pairs = [0u16; 9];
-            for e in cells_of(excluders) {
-                let m = b.cands[e];
-                let lo = m.trailing_zeros() as usize;
-                pairs[lo] |= m & !(1 << lo);
-            }
-            let sees = PEERS[c0] >> c1 & 1 != 0;
             let (m0, m1) = (b.cands[c0], b.cands[c1]);
-            let (mut keep0, mut keep1) = (0u16, 0u16);
-            for x in digits_of(m0) {
-                for y in digits_of(m1) {
-                    let blocked = if x == y {
-                        sees
-                    } else {
-                        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-                        pairs[lo] >> hi & 1 != 0
-                    };
-                    if !blocked {
-                        keep0 |= 1 << x;
-                        keep1 |= 1 << y;
-                    }
-                }
-            }
+            let (keep0, keep1) = possible(b, c0, c1, excluders);
             if keep0 == m0 && keep1 == m1 {
                 continue;
             }
@@ -77,4 +56,32 @@ pub(crate) fn aligned_pair(b: &Board, hint: &mut Hint) -> bool {
         }
     }
     false
+}
+
+/// The candidates of `c0` and of `c1` that are in some possible pair of values: not the
+/// same digit when they see each other, not the two digits of an excluder.
+fn possible(b: &Board, c0: usize, c1: usize, excluders: u128) -> (u16, u16) {
+    let mut pairs = [0u16; 9];
+    for e in cells_of(excluders) {
+        let m = b.cands[e];
+        let lo = m.trailing_zeros() as usize;
+        pairs[lo] |= m & !(1 << lo);
+    }
+    let sees = PEERS[c0] >> c1 & 1 != 0;
+    let (mut keep0, mut keep1) = (0u16, 0u16);
+    for x in digits_of(b.cands[c0]) {
+        for y in digits_of(b.cands[c1]) {
+            let blocked = if x == y {
+                sees
+            } else {
+                let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+                pairs[lo] >> hi & 1 != 0
+            };
+            if !blocked {
+                keep0 |= 1 << x;
+                keep1 |= 1 << y;
+            }
+        }
+    }
+    (keep0, keep1)
 }

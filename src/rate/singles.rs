@@ -128,20 +128,34 @@ pub(crate) fn naked_single(b: &Board, hint: &mut Hint) -> bool {
 /// Direct hidden pairs (2.0) and triplets (2.5): `degree` digits confined to `degree` cells
 /// of a house leave another digit one place there. Houses blocks, columns, rows; digit sets
 /// in SE's order; the first other digit left with one place is placed.
-pub(crate) fn direct_hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
+///
+/// A house found without one stays known as such until one of its positions changes
+/// ([`Board::direct_set_clean`]), so most steps look at a few houses only.
+pub(crate) fn direct_hidden_set(b: &mut Board, hint: &mut Hint, degree: usize) -> bool {
+    let cache = degree - 2;
     for &h in &BLOCKS_COLUMNS_ROWS {
-        if (b.empty[h] as usize) <= degree {
+        if b.direct_set_clean[cache] >> h & 1 != 0 {
             continue;
+        }
+        if direct_hidden_set_in(b, hint, degree, h) {
+            return true;
+        }
+        b.direct_set_clean[cache] |= 1 << h;
+    }
+    false
+}
+
+fn direct_hidden_set_in(b: &Board, hint: &mut Hint, degree: usize, h: usize) -> bool {
+    {
+        if (b.empty[h] as usize) <= degree {
+            return false;
         }
         let pos = &b.pos[h];
         let members = members_of(pos, degree);
         if (members.count_ones() as usize) < degree {
-            continue;
+            return false;
         }
-        for &set in combos(degree) {
-            if set & !members != 0 {
-                continue;
-            }
+        for set in subsets_of(members, degree) {
             let Some(common) = common_tuple(pos, set, degree) else {
                 continue;
             };
@@ -170,6 +184,34 @@ pub(crate) fn direct_hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bo
         }
     }
     false
+}
+
+/// The `k`-subsets of the bits of `members`, in SE's order (increasing as numbers): the
+/// `k`-subsets of `n = |members|` things in that order, spread onto `members` (spreading keeps
+/// the order), so only sets of members are visited.
+#[inline]
+pub(crate) fn subsets_of(members: u16, k: usize) -> impl Iterator<Item = u16> {
+    let n = members.count_ones() as usize;
+    super::uniqueness::subsets(k, n)
+        .iter()
+        .map(move |&compact| deposit(compact, members))
+}
+
+/// Software PDEP on 9 bits: bit `i` of `compact` goes to the `i`-th set bit of `mask`.
+#[inline]
+fn deposit(compact: u16, mask: u16) -> u16 {
+    let mut out = 0u16;
+    let mut m = mask;
+    let mut c = compact;
+    while c != 0 && m != 0 {
+        let low = m & m.wrapping_neg();
+        if c & 1 != 0 {
+            out |= low;
+        }
+        c >>= 1;
+        m &= m - 1;
+    }
+    out
 }
 
 /// The members (digits or cells) whose mask has 2 to `degree` bits: only they can be part of
@@ -206,35 +248,122 @@ const LOCK_ORDER: [(usize, usize); 4] = [(BLOCK, COL), (BLOCK, ROW), (COL, BLOCK
 /// digit leaves a hidden single in a third house crossing the second one, which is placed.
 /// Otherwise pointing (2.6) and claiming (2.8), which remove the digit from the rest of the
 /// second house.
-pub(crate) fn locking(b: &Board, hint: &mut Hint, direct: bool) -> bool {
-    for &(kind1, kind2) in &LOCK_ORDER {
+///
+/// A scan of one first house that finds nothing stays valid until a position changes in a
+/// house it reads (`LOCK_DEPS`), so the board remembers those ([`Board::lock_clean`]).
+pub(crate) fn locking(b: &mut Board, hint: &mut Hint, direct: bool) -> bool {
+    let mode = usize::from(!direct);
+    let touched = b.lock_touched[mode];
+    b.lock_touched[mode] = 0;
+    if touched != 0 {
+        for entry in 0..36 {
+            if LOCK_DEPS[entry] & touched != 0 {
+                b.lock_clean[mode] &= !(1u64 << entry);
+            }
+        }
+    }
+    for (pair, &(kind1, kind2)) in LOCK_ORDER.iter().enumerate() {
         for i1 in 0..9 {
+            let entry = pair * 9 + i1;
+            if b.lock_clean[mode] >> entry & 1 != 0 {
+                continue;
+            }
+            if lock_from(b, hint, direct, kind1, i1, kind2) {
+                return true;
+            }
+            b.lock_clean[mode] |= 1u64 << entry;
+        }
+    }
+    false
+}
+
+/// SE's intersections with first house `kind1 + i1`: the second house, then the digit.
+fn lock_from(
+    b: &Board,
+    hint: &mut Hint,
+    direct: bool,
+    kind1: usize,
+    i1: usize,
+    kind2: usize,
+) -> bool {
+    let h1 = kind1 + i1;
+    // A digit with two or more places in h1 all in one house of kind2: that house.
+    let mut by_i2 = [0u16; 9];
+    let mut any = 0u16;
+    for d in 0..9 {
+        let p = b.pos[h1][d];
+        if p.count_ones() <= 1 {
+            continue;
+        }
+        if let Some(i2) = crossing(kind1, i1, kind2, p) {
+            by_i2[i2] |= 1 << d;
+            any |= 1 << i2;
+        }
+    }
+    for i2 in super::board::digits_of(any) {
+        let h2 = kind2 + i2;
+        for d in super::board::digits_of(by_i2[i2]) {
+            if lock_hint(b, hint, direct, kind1, i1, h2, d) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+const fn build_lock_deps() -> [u32; 36] {
+    let mut t = [0u32; 36];
+    let mut pair = 0;
+    while pair < 4 {
+        let (kind1, kind2) = LOCK_ORDER[pair];
+        let mut i1 = 0;
+        while i1 < 9 {
             let h1 = kind1 + i1;
-            // A digit with two or more places in h1 all in one house of kind2: that house.
-            let mut by_i2 = [0u16; 9];
-            let mut any = 0u16;
-            for d in 0..9 {
+            let mut dep = 1u32 << h1;
+            let mut i2 = 0;
+            while i2 < 9 {
+                let h2 = kind2 + i2;
+                if INTER[h1][h2] != 0 {
+                    dep |= 1 << h2;
+                    let mut i3 = 0;
+                    while i3 < 9 {
+                        if INTER[kind1 + i3][h2] != 0 {
+                            dep |= 1 << (kind1 + i3);
+                        }
+                        i3 += 1;
+                    }
+                }
+                i2 += 1;
+            }
+            t[pair * 9 + i1] = dep;
+            i1 += 1;
+        }
+        pair += 1;
+    }
+    t
+}
+
+/// The houses an intersection scan from one first house reads: itself, the houses of the
+/// other kind crossing it, and the houses of its own kind crossing those.
+const LOCK_DEPS: [u32; 36] = build_lock_deps();
+
+/// Intersections in Sukaku Explainer's order: for each pair of house kinds, the digit comes
+/// first, then the first house, then the second (SE: the houses, then the digit).
+pub(crate) fn locking_by_digit(b: &Board, hint: &mut Hint, direct: bool) -> bool {
+    for &(kind1, kind2) in &LOCK_ORDER {
+        for d in 0..9 {
+            for i1 in 0..9 {
+                let h1 = kind1 + i1;
                 let p = b.pos[h1][d];
                 if p.count_ones() <= 1 {
                     continue;
                 }
-                if let Some(i2) = crossing(kind1, i1, kind2, p) {
-                    by_i2[i2] |= 1 << d;
-                    any |= 1 << i2;
-                }
-            }
-            // SE's order: the second house, then the digit.
-            for i2 in super::board::digits_of(any) {
+                let Some(i2) = crossing(kind1, i1, kind2, p) else {
+                    continue;
+                };
                 let h2 = kind2 + i2;
-                for d in super::board::digits_of(by_i2[i2]) {
-                    let found = if direct {
-                        direct_lock(b, hint, kind1, i1, h2, d)
-                    } else {
-                        indirect_lock(b, hint, h1, h2, d)
-                    };
-                    if found {
-                        return true;
-                    }
+                if lock_hint(b, hint, direct, kind1, i1, h2, d) {
+                    return true;
                 }
             }
         }
@@ -264,6 +393,24 @@ fn crossing(kind1: usize, i1: usize, kind2: usize, p: u16) -> Option<usize> {
         (COL, _) => 3 * k + base,
         _ => base + k,
     })
+}
+
+/// The hint of a digit `d` of house `kind1 + i1` locked in house `h2`, if it gives one.
+#[inline]
+fn lock_hint(
+    b: &Board,
+    hint: &mut Hint,
+    direct: bool,
+    kind1: usize,
+    i1: usize,
+    h2: usize,
+    d: usize,
+) -> bool {
+    if direct {
+        direct_lock(b, hint, kind1, i1, h2, d)
+    } else {
+        indirect_lock(b, hint, kind1 + i1, h2, d)
+    }
 }
 
 fn lock_cells(hint: &mut Hint, h1: usize, h2: usize, d: usize, b: &Board) {

@@ -2,7 +2,7 @@
 
 use super::board::{digits_of, Board, COL, ROW};
 use super::hint::Hint;
-use super::singles::{combos, common_tuple, members_of, BLOCKS_COLUMNS_ROWS};
+use super::singles::{combos, common_tuple, members_of, subsets_of, BLOCKS_COLUMNS_ROWS};
 use super::Technique;
 
 /// Naked pair (3.0), triplet (3.6), quad (5.0): `degree` cells of a house whose candidates
@@ -21,10 +21,7 @@ pub(crate) fn naked_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
         if (members.count_ones() as usize) < degree {
             continue;
         }
-        for &set in combos(degree) {
-            if set & !members != 0 {
-                continue;
-            }
+        for set in subsets_of(members, degree) {
             let Some(digits) = common_tuple(&masks, set, degree) else {
                 continue;
             };
@@ -69,10 +66,7 @@ pub(crate) fn hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
         if (members.count_ones() as usize) < degree {
             continue;
         }
-        for &set in combos(degree) {
-            if set & !members != 0 {
-                continue;
-            }
+        for set in subsets_of(members, degree) {
             let Some(cells) = common_tuple(pos, set, degree) else {
                 continue;
             };

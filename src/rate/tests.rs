@@ -23,6 +23,8 @@ fn difficulty_text() {
     assert!("x".parse::<Difficulty>().is_err());
     assert!("26.0".parse::<Difficulty>().is_err());
     assert_eq!("sukaku".parse(), Ok(Ladder::Sukaku));
+    assert_eq!("Sukaku-Default".parse(), Ok(Ladder::SukakuDefault));
+    assert_eq!(Ladder::SukakuDefault.to_string(), "sukaku-default");
     assert_eq!(Ladder::default().to_string(), "se");
     assert!("hodoku".parse::<Ladder>().is_err());
 }

@@ -22,7 +22,8 @@
 //! first hint with the lowest (rating, type) wins. Ratings are compared as SE's doubles.
 
 use super::board::{
-    cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, PEERS,
+    cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_BITS, HOUSE_CELLS,
+    HOUSE_MASK, PEERS,
 };
 use super::hint::Hint;
 use super::Technique;
@@ -40,6 +41,8 @@ struct Search<'a> {
     v1: usize,
     v2: usize,
     both: u128,
+    /// The cells of `both` that can lie on a loop at all (see [`loop_cells`]).
+    alive: u128,
     loop_cells: [u8; CELLS],
     len: usize,
     members: u128,
@@ -47,10 +50,14 @@ struct Search<'a> {
     parity: [u32; 2],
     best: Best,
     hint: &'a mut Hint,
+    /// lkSudoku's fixes (Sukaku's default): each neighbour adds its extra digits to its own
+    /// copy of the set, and type 3 tries sets from pairs up.
+    lk: bool,
 }
 
-/// Unique rectangles and loops (4.5 and up).
-pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
+/// Unique rectangles and loops (4.5 and up); `lk`: with lkSudoku's fixes, as Sukaku
+/// Explainer runs them by default.
+pub(crate) fn unique_loops(b: &Board, hint: &mut Hint, lk: bool) -> bool {
     let mut best = Best {
         rating: f64::INFINITY,
         kind: 0,
@@ -68,14 +75,19 @@ pub(crate) fn unique_loops(b: &Board, hint: &mut Hint) -> bool {
             v1,
             v2,
             both: b.planes[v1] & b.planes[v2],
+            alive: 0,
             loop_cells: [0; CELLS],
             len: 0,
             members: 0,
             parity: [0; 2],
             best,
             hint: &mut *hint,
+            lk,
         };
-        s.walk(cell, 2, 0, 3);
+        s.alive = loop_cells(s.both);
+        if s.alive >> cell & 1 != 0 {
+            s.walk(cell, 2, 0, 3);
+        }
         best = s.best;
     }
     best.found
@@ -101,18 +113,31 @@ impl Search<'_> {
                 continue;
             }
             let h = CELL_HOUSES[cell][kind] as usize;
-            for &next in &HOUSE_CELLS[h] {
-                let next = next as usize;
-                if next == self.loop_cells[0] as usize && self.len >= 4 {
+            // The house's cells in index order (which is cell order), keeping only those SE
+            // does anything with: the start (to close a loop) and cells off the path that
+            // hold both digits.
+            let start = self.loop_cells[0] as usize;
+            let close = if self.len >= 4 { 1u128 << start } else { 0 };
+            let mut set = HOUSE_MASK[h] & (self.both & !self.members | close);
+            while set != 0 {
+                let next = set.trailing_zeros() as usize;
+                set &= set - 1;
+                if next == start {
                     self.found_loop();
-                } else if self.members >> next & 1 == 0 && self.both >> next & 1 != 0 {
+                } else {
                     let pot = self.b.cands[next];
-                    ex |= pot & !pair;
+                    let seen = if self.lk {
+                        ex_parent | pot & !pair
+                    } else {
+                        ex |= pot & !pair;
+                        ex
+                    };
                     let card = pot.count_ones();
-                    let open = HOUSE_BITS[next] & self.parity[self.len % 2] == 0;
-                    if open && (card == 2 || ex.count_ones() == 1 || allowed > 0) {
+                    let open = HOUSE_BITS[next] & self.parity[self.len % 2] == 0
+                        && self.alive >> next & 1 != 0;
+                    if open && (card == 2 || seen.count_ones() == 1 || allowed > 0) {
                         let allowed = allowed - i32::from(card > 2);
-                        self.walk(next, allowed, ex, kind);
+                        self.walk(next, allowed, seen, kind);
                     }
                 }
             }
@@ -173,7 +198,7 @@ impl Search<'_> {
     }
 
     /// Records a hint if it beats the best one: `fill` writes it.
-    fn offer(&mut self, rating: f64, kind: u8, fill: impl FnOnce(&mut Hint)) {
+    fn offer(&mut self, rating: f64, kind: u8, eliminate: impl FnOnce(&mut Hint)) {
         if self.best.found && (rating, kind) >= (self.best.rating, self.best.kind) {
             return;
         }
@@ -182,7 +207,18 @@ impl Search<'_> {
             kind,
             found: true,
         };
-        fill(self.hint);
+        let pair = (1u16 << self.v1) | (1u16 << self.v2);
+        fill_start(self.hint, self.len, &self.loop_cells, pair, kind, rating);
+        eliminate(self.hint);
+    }
+
+    /// A type-3 hint: the house `h` loses `victims[i]` at index `i`.
+    fn offer_house(&mut self, rating: f64, h: usize, victims: [u16; 9]) {
+        self.offer(rating, 3, |hint| {
+            for i in 0..9 {
+                hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
+            }
+        });
     }
 
     fn type1(&mut self, rescue: usize) {
@@ -191,9 +227,7 @@ impl Search<'_> {
             return;
         }
         let pair = (1u16 << self.v1) | (1u16 << self.v2);
-        let (len, cells) = (self.len, self.loop_cells);
         self.offer(rating, 1, |h| {
-            fill_start(h, len, &cells, pair, 1, rating);
             h.eliminate(rescue, pair);
         });
     }
@@ -213,9 +247,7 @@ impl Search<'_> {
             return;
         }
         let rating = self.base_rating();
-        let (len, cells) = (self.len, self.loop_cells);
         self.offer(rating, 2, |h| {
-            fill_start(h, len, &cells, pair, 2, rating);
             for c in cells_of(victims) {
                 h.eliminate(c, 1 << z);
             }
@@ -227,7 +259,9 @@ impl Search<'_> {
         let pair = (1u16 << self.v1) | (1u16 << self.v2);
         let extra = (b.cands[c1] | b.cands[c2]) & !pair;
         let base = self.base_rating();
-        for degree in extra.count_ones() as usize..=7 {
+        let n_extra = extra.count_ones() as usize;
+        let first = if self.lk { 2 } else { n_extra };
+        for degree in first..=7 {
             for kind in 0..3 {
                 let h = CELL_HOUSES[c1][kind] as usize;
                 if h != CELL_HOUSES[c2][kind] as usize {
@@ -235,7 +269,7 @@ impl Search<'_> {
                 }
                 let empty = b.empty[h] as usize;
                 let (i1, i2) = (CELL_INDEX[c1][kind] as usize, CELL_INDEX[c2][kind] as usize);
-                if degree * 2 <= empty {
+                if degree * 2 <= empty && degree >= n_extra {
                     self.type3_naked(h, c1, c2, i1, i2, degree, extra, base);
                 }
                 if degree * 2 < empty {
@@ -293,17 +327,7 @@ impl Search<'_> {
                 continue;
             }
             let rating = base + (degree as f64 - 1.0) * 0.1;
-            let (len, cells, pair) = (
-                self.len,
-                self.loop_cells,
-                (1u16 << self.v1) | (1u16 << self.v2),
-            );
-            self.offer(rating, 3, |hint| {
-                fill_start(hint, len, &cells, pair, 3, rating);
-                for i in 0..9 {
-                    hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
-                }
-            });
+            self.offer_house(rating, h, victims);
         }
     }
 
@@ -348,26 +372,10 @@ impl Search<'_> {
                 continue;
             }
             let cells_mask = union & !(1 << i1) & !(1 << i2);
-            let mut victims = [0u16; 9];
-            let mut worth = false;
-            for i in digits_of(cells_mask) {
-                let c = HOUSE_CELLS[h][i] as usize;
-                if c != c1 && c != c2 {
-                    victims[i] = b.cands[c] & !values;
-                    worth |= victims[i] != 0;
-                }
+            if let Some(victims) = hidden_victims(b, h, [c1, c2], cells_mask, values) {
+                let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
+                self.offer_house(rating, h, victims);
             }
-            if !worth {
-                continue;
-            }
-            let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
-            let (len, cells) = (self.len, self.loop_cells);
-            self.offer(rating, 3, |hint| {
-                fill_start(hint, len, &cells, pair, 3, rating);
-                for i in 0..9 {
-                    hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
-                }
-            });
         }
     }
 
@@ -391,13 +399,7 @@ impl Search<'_> {
             return;
         };
         let rating = self.base_rating();
-        let (len, cells, pair) = (
-            self.len,
-            self.loop_cells,
-            (1u16 << self.v1) | (1u16 << self.v2),
-        );
         self.offer(rating, 4, |hint| {
-            fill_start(hint, len, &cells, pair, 4, rating);
             hint.eliminate(c1, 1 << remove);
             hint.eliminate(c2, 1 << remove);
         });
@@ -421,20 +423,6 @@ fn fill_start(hint: &mut Hint, len: usize, cells: &[u8; CELLS], pair: u16, kind:
     }
     hint.digits = pair;
 }
-
-const fn build_house_bits() -> [u32; CELLS] {
-    let mut t = [0u32; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let hs = CELL_HOUSES[c];
-        t[c] = 1 << hs[0] | 1 << hs[1] | 1 << hs[2];
-        c += 1;
-    }
-    t
-}
-
-/// The block, row and column of each cell as a 27-bit set.
-const HOUSE_BITS: [u32; CELLS] = build_house_bits();
 
 /// A rating as SE prints it: `(int) ((x + 0.05) * 10)`.
 pub(crate) fn tenths(x: f64) -> u8 {
@@ -462,6 +450,31 @@ const fn build_subsets() -> ([u16; 512], [usize; 11]) {
     (all, start)
 }
 
+/// The cells of `both` that can be on a loop: a loop cell is entered through one of its
+/// houses and left through another, each holding a second loop cell; so cells with another
+/// cell of the set in fewer than two of their houses are dropped, until none is. Walks into
+/// the others are skipped (every loop through them fails SE's test); they still count for
+/// the extra digits a walk has seen.
+fn loop_cells(both: u128) -> u128 {
+    let mut alive = both;
+    loop {
+        let mut keep = alive;
+        for c in cells_of(alive) {
+            let houses = CELL_HOUSES[c]
+                .iter()
+                .filter(|&&h| (HOUSE_MASK[h as usize] & alive).count_ones() >= 2)
+                .count();
+            if houses < 2 {
+                keep &= !(1u128 << c);
+            }
+        }
+        if keep == alive {
+            return alive;
+        }
+        alive = keep;
+    }
+}
+
 const SUBSETS: ([u16; 512], [usize; 11]) = build_subsets();
 
 /// The `k`-subsets of `n <= 9` things, in SE's `Permutations` order (increasing as numbers).
@@ -470,4 +483,25 @@ pub(crate) fn subsets(k: usize, n: usize) -> &'static [u16] {
     let list = &all[start[k]..start[k + 1]];
     let end = list.partition_point(|&m| m < (1u16 << n));
     &list[..end]
+}
+
+/// A type-3 hidden set's eliminations: the other candidates of its cells (`cells`, house
+/// indexes of `h`) outside the loop's two extra cells; `None` when there are none.
+fn hidden_victims(
+    b: &Board,
+    h: usize,
+    extra_cells: [usize; 2],
+    cells: u16,
+    values: u16,
+) -> Option<[u16; 9]> {
+    let mut victims = [0u16; 9];
+    let mut worth = false;
+    for i in digits_of(cells) {
+        let c = HOUSE_CELLS[h][i] as usize;
+        if !extra_cells.contains(&c) {
+            victims[i] = b.cands[c] & !values;
+            worth |= victims[i] != 0;
+        }
+    }
+    worth.then_some(victims)
 }

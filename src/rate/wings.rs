@@ -9,14 +9,25 @@ use super::Technique;
 /// too. Pivots row by row; wings in the order SE lists a cell's houses (block, row, column).
 pub(crate) fn xy_wing(b: &Board, hint: &mut Hint, xyz: bool) -> bool {
     let target = if xyz { 3 } else { 2 };
+    let mut bivalue = 0u128;
+    for c in super::board::cells_of(b.open) {
+        bivalue |= u128::from(b.cands[c].count_ones() == 2) << c;
+    }
     for pivot in 0..81 {
         let xy = b.cands[pivot];
-        if xy.count_ones() != target {
+        if xy.count_ones() != target || (PEERS[pivot] & bivalue).count_ones() < 2 {
             continue;
         }
         for &w1 in &HOUSE_ORDER[pivot] {
             let xz = b.cands[w1 as usize];
             if xz.count_ones() != 2 || (xy & !xz).count_ones() != 1 {
+                continue;
+            }
+            // The second wing's candidates are forced (XY: `xy ^ xz`; XYZ: another pair
+            // inside `xyz`): skip the scan when no peer holds them.
+            let union = xy | xz;
+            let wanted = PEERS[pivot] & bivalue & b.planes[(union & !xz).trailing_zeros() as usize];
+            if wanted == 0 {
                 continue;
             }
             for &w2 in &HOUSE_ORDER[pivot] {

@@ -1,6 +1,8 @@
 //! Code shared by the integration test binaries (each uses a subset).
 #![allow(dead_code)]
 
+pub mod counting;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

@@ -19,10 +19,13 @@ Inputs (the kind is recognised from the JSON):
   solve --stats-json FILE: the share of puzzles per guesses bucket (0, 1, 2-3, 4-7, ...):
       how hard a dataset is at a glance; several files side by side
   verify --stats-json FILE: records that passed, and records per problem
+  rate --stats-json FILE: the share of rated puzzles per ER value (0.1 apart), capped ones
+      noted; several files side by side
 
 Examples:
   sudoku-batch bench --export-json new.json data.txt && sudoku-batch plot old.json new.json -o cmp.svg
-  sudoku-batch solve --stats-json top1465.json -o /dev/null top1465 && sudoku-batch plot top1465.json -o hard.svg";
+  sudoku-batch solve --stats-json top1465.json -o /dev/null top1465 && sudoku-batch plot top1465.json -o hard.svg
+  sudoku-batch rate --stats-json er.json -o /dev/null puzzles.txt && sudoku-batch plot er.json -o er.svg";
 
 /// `sudoku-batch plot`.
 #[derive(Debug, Args)]
@@ -85,6 +88,7 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
     let mut bench = Vec::new();
     let mut guesses = Vec::new();
     let mut problems = Vec::new();
+    let mut ratings = Vec::new();
     for (name, input) in inputs {
         match input {
             PlotInput::Bench(points) => bench.push((name, points)),
@@ -92,11 +96,19 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
                 guesses.push((dataset.unwrap_or(name), buckets));
             }
             PlotInput::Problems(counts) => problems.push((name, counts)),
+            PlotInput::Ratings { dataset, buckets } => {
+                ratings.push((dataset.unwrap_or(name), buckets));
+            }
         }
     }
-    let kinds = [!bench.is_empty(), !guesses.is_empty(), !problems.is_empty()];
+    let kinds = [
+        !bench.is_empty(),
+        !guesses.is_empty(),
+        !problems.is_empty(),
+        !ratings.is_empty(),
+    ];
     if kinds.iter().filter(|&&k| k).count() > 1 {
-        bail!("the inputs are of different kinds (bench results, solve or verify summaries): draw each kind on its own");
+        bail!("the inputs are of different kinds (bench results, solve, verify or rate summaries): draw each kind on its own");
     }
     let mut chart = if bench.len() == 1 {
         plot::bench_chart(&bench[0].1, scale)
@@ -104,6 +116,8 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
         plot::compare_chart(&bench, scale)
     } else if !guesses.is_empty() {
         plot::histogram_chart(&guesses)
+    } else if !ratings.is_empty() {
+        plot::rating_chart(&ratings)
     } else {
         plot::problems_chart(&problems)
     };

@@ -15,7 +15,7 @@ use sudoku_batch::solve::{
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
-use crate::cli::{algorithms, output_formats, InputArgs, ReportArgs, ThreadsArg};
+use crate::cli::{algorithms, output_formats, parse_empty, InputArgs, ReportArgs, ThreadsArg};
 use crate::job::{Job, Outputs, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -112,13 +112,6 @@ pub struct SolveArgs {
     pub input: InputArgs,
 }
 
-fn parse_empty(s: &str) -> Result<u8, String> {
-    match s.as_bytes() {
-        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
-        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
-    }
-}
-
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if args.passthrough && args.format == OutputFormat::Line {
         anyhow::bail!("--passthrough needs --format csv or jsonl");
@@ -132,7 +125,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.count();
     let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
     job.batch = args.batch;
-    let mut bar = progress_bar(args, &job);
+    let mut bar = job.progress_bar(args.output.as_deref());
     let mut writer = result_writer(out, args, &job);
     let limit = if args.unique { 2 } else { args.limit };
     let limits = Limits::solutions(limit);
@@ -175,14 +168,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         format!("{label}: cannot write")
     })?)?;
     report(job, args, &bar, totals, limit)
-}
-
-/// The progress bar: hidden with --quiet, and when the output goes to the terminal.
-fn progress_bar(args: &SolveArgs, job: &Job) -> Bar {
-    let to_terminal =
-        Bar::stdout_is_terminal() && args.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
-    let total_bytes = job.inputs.iter().map(Input::size).sum::<Option<u64>>();
-    Bar::new(total_bytes, !args.quiet && !to_terminal)
 }
 
 /// The results' writer, in the asked format, with a `file` column for several inputs.
