@@ -177,3 +177,145 @@ mod tests {
         assert_eq!(err.expected, "puzzle,Solution,result_solution");
     }
 }
+
+/// The fields that open every csv and jsonl result record, and the names of all its fields:
+/// a writer's [`Columns`], the current input's name, and with passthrough the input's column
+/// names before the results'.
+#[derive(Clone, Debug)]
+pub struct RecordFields {
+    /// What the records hold besides the results.
+    pub columns: Columns,
+    /// The current input's name (for the `file` field).
+    pub file: String,
+    /// The command's result names as without passthrough, `file` and `line` first.
+    results: &'static [&'static str],
+    /// Passthrough: the input's column names, then the result names (renamed on a clash).
+    names: Option<PassthroughNames>,
+    /// The result names without passthrough (computed once, not per record).
+    plain: Vec<String>,
+}
+
+impl RecordFields {
+    /// The fields of a command whose results are named `results` (`file` and `line` first).
+    pub fn new(results: &'static [&'static str]) -> RecordFields {
+        let mut fields = RecordFields {
+            columns: Columns::default(),
+            file: String::new(),
+            results,
+            names: None,
+            plain: Vec::new(),
+        };
+        fields.set_columns(Columns::default());
+        fields
+    }
+
+    /// What the records hold besides the results.
+    pub fn set_columns(&mut self, columns: Columns) {
+        self.plain = self.plain_names(columns.file);
+        self.columns = columns;
+    }
+
+    /// The result names without passthrough (`file` only with several inputs).
+    fn plain_names(&self, file: bool) -> Vec<String> {
+        self.results
+            .iter()
+            .filter(|&&n| n != "file" || file)
+            .map(|n| n.to_string())
+            .collect()
+    }
+
+    /// The input whose records come next: its name, and its CSV header (`None`: a line file,
+    /// whose line is one `input` column). With passthrough, every input must have the first
+    /// one's columns.
+    pub fn set_input(
+        &mut self,
+        file: &str,
+        headers: Option<&csv::ByteRecord>,
+    ) -> Result<(), ColumnsDiffer> {
+        self.file = file.to_string();
+        if !self.columns.passthrough {
+            return Ok(());
+        }
+        match &self.names {
+            Some(names) => names.check(file, headers),
+            None => {
+                let results = self.plain_names(self.columns.file);
+                self.names = Some(PassthroughNames::new(headers, &results));
+                Ok(())
+            }
+        }
+    }
+
+    /// The CSV header line: with passthrough, the input's columns and the results'; else
+    /// `file,` (several inputs) and `plain`, the command's header line.
+    pub fn write_csv_header(&self, out: &mut impl Write, plain: &[u8]) -> io::Result<()> {
+        match &self.names {
+            Some(names) => names.write_csv_header(out),
+            None => {
+                if self.columns.file {
+                    out.write_all(b"file,")?;
+                }
+                out.write_all(plain)
+            }
+        }
+    }
+
+    /// A CSV record's opening fields, each followed by a comma: the input's (passthrough),
+    /// `file`, `line`, and without passthrough the record's `id` and `puzzle`.
+    #[inline]
+    pub fn write_csv_start(
+        &self,
+        out: &mut impl Write,
+        line: u64,
+        input: Option<&Record>,
+    ) -> io::Result<()> {
+        if let Some(names) = &self.names {
+            names.write_csv_fields(&mut *out, input)?;
+        }
+        if self.columns.file {
+            write_csv_field(&mut *out, self.file.as_bytes())?;
+            out.write_all(b",")?;
+        }
+        // Numbers through `itoa`: `write!` took ~5% of a csv run (format machinery per call).
+        out.write_all(itoa::Buffer::new().format(line).as_bytes())?;
+        out.write_all(b",")?;
+        if self.names.is_none() {
+            if let Some(id) = input.and_then(|i| i.id.as_ref()) {
+                write_csv_field(&mut *out, id.as_bytes())?;
+            }
+            out.write_all(b",")?;
+            write_csv_field(&mut *out, &puzzle_field(input, self.columns.empty))?;
+            out.write_all(b",")?;
+        }
+        Ok(())
+    }
+
+    /// A JSON record's opening fields (as [`write_csv_start`](Self::write_csv_start)'s);
+    /// returns the names of the fields that follow `line`, in order.
+    #[inline]
+    pub fn write_json_start<W: Write>(
+        &self,
+        obj: &mut JsonObject<'_, W>,
+        line: u64,
+        input: Option<&Record>,
+    ) -> io::Result<std::slice::Iter<'_, String>> {
+        let mut names = match &self.names {
+            Some(names) => {
+                names.write_json_fields(obj, input)?;
+                names.results.iter()
+            }
+            None => self.plain.iter(),
+        };
+        if self.columns.file {
+            obj.field(names.next().expect("file"), &self.file)?;
+        }
+        obj.field(names.next().expect("line"), &line)?;
+        if self.names.is_none() {
+            obj.field("id", &input.and_then(|i| i.id.as_ref()))?;
+            let puzzle = puzzle_field(input, self.columns.empty);
+            let puzzle = (!puzzle.is_empty()).then(|| String::from_utf8_lossy(&puzzle));
+            obj.field("puzzle", &puzzle)?;
+        }
+        Ok(names)
+    }
+}

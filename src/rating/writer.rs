@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use crate::io::passthrough::{puzzle_field, Columns, ColumnsDiffer, PassthroughNames};
+use crate::io::passthrough::{Columns, ColumnsDiffer, RecordFields};
 use crate::io::write::{write_csv_field, JsonObject, OutputFormat};
 use crate::pipeline::{Render, Sink};
 use crate::rate::{Difficulty, Rating, Step};
@@ -48,15 +48,9 @@ pub struct RateWriter<W: Write> {
 #[derive(Clone, Debug)]
 pub struct RateFormat {
     format: OutputFormat,
-    columns: Columns,
     /// Each record's steps before it, every object with its `kind` (jsonl only).
     steps: bool,
-    /// The current input's name (for the `file` field).
-    file: String,
-    /// Passthrough: the input's column names, then the result names.
-    names: Option<PassthroughNames>,
-    /// The result names without passthrough.
-    plain_names: Vec<String>,
+    fields: RecordFields,
 }
 
 impl<W: Write> RateWriter<W> {
@@ -67,19 +61,15 @@ impl<W: Write> RateWriter<W> {
             header: header && format == OutputFormat::Csv,
             fmt: RateFormat {
                 format,
-                columns: Columns::default(),
                 steps: false,
-                file: String::new(),
-                names: None,
-                plain_names: plain_result_names(false),
+                fields: RecordFields::new(&RESULT_FIELDS),
             },
         }
     }
 
     /// The same writer with `columns` in its csv and jsonl records.
     pub fn with_columns(mut self, columns: Columns) -> RateWriter<W> {
-        self.fmt.plain_names = plain_result_names(columns.file);
-        self.fmt.columns = columns;
+        self.fmt.fields.set_columns(columns);
         self
     }
 
@@ -97,19 +87,7 @@ impl<W: Write> RateWriter<W> {
         file: &str,
         headers: Option<&csv::ByteRecord>,
     ) -> Result<(), ColumnsDiffer> {
-        let fmt = &mut self.fmt;
-        fmt.file = file.to_string();
-        if !fmt.columns.passthrough {
-            return Ok(());
-        }
-        match &fmt.names {
-            Some(names) => names.check(file, headers),
-            None => {
-                let results = plain_result_names(fmt.columns.file);
-                fmt.names = Some(PassthroughNames::new(headers, &results));
-                Ok(())
-            }
-        }
+        self.fmt.fields.set_input(file, headers)
     }
 
     /// The workers' [`Render`] of this writer's csv and jsonl records for the current input
@@ -123,15 +101,7 @@ impl<W: Write> RateWriter<W> {
         if !std::mem::take(&mut self.header) {
             return Ok(());
         }
-        match &self.fmt.names {
-            Some(names) => names.write_csv_header(&mut self.out),
-            None => {
-                if self.fmt.columns.file {
-                    self.out.write_all(b"file,")?;
-                }
-                self.out.write_all(CSV_HEADER)
-            }
-        }
+        self.fmt.fields.write_csv_header(&mut self.out, CSV_HEADER)
     }
 
     /// Write one record.
@@ -174,27 +144,9 @@ impl RateFormat {
     }
 
     fn csv(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
-        if let Some(names) = &self.names {
-            names.write_csv_fields(&mut *out, r.input.as_deref())?;
-        }
-        if self.columns.file {
-            write_csv_field(&mut *out, self.file.as_bytes())?;
-            out.write_all(b",")?;
-        }
+        self.fields
+            .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
         let mut number = itoa::Buffer::new();
-        out.write_all(number.format(r.line).as_bytes())?;
-        out.write_all(b",")?;
-        if self.names.is_none() {
-            if let Some(id) = r.input.as_ref().and_then(|i| i.id.as_ref()) {
-                write_csv_field(&mut *out, id.as_bytes())?;
-            }
-            out.write_all(b",")?;
-            write_csv_field(
-                &mut *out,
-                &puzzle_field(r.input.as_deref(), self.columns.empty),
-            )?;
-            out.write_all(b",")?;
-        }
         out.write_all(r.status.as_str().as_bytes())?;
         match &r.rating {
             Some(rating) => {
@@ -223,25 +175,11 @@ impl RateFormat {
         if self.steps {
             obj.field("kind", &"rating")?;
         }
-        let results = match &self.names {
-            Some(names) => {
-                names.write_json_fields(&mut obj, r.input.as_deref())?;
-                &names.results
-            }
-            None => &self.plain_names,
-        };
-        let mut name = results.iter().map(String::as_str);
+        let mut name = self
+            .fields
+            .write_json_start(&mut obj, r.line, r.input.as_deref())?
+            .map(String::as_str);
         let mut name = move || name.next().expect("a name per result field");
-        if self.columns.file {
-            obj.field(name(), &self.file)?;
-        }
-        obj.field(name(), &r.line)?;
-        if self.names.is_none() {
-            obj.field("id", &r.input.as_ref().and_then(|i| i.id.as_ref()))?;
-            let puzzle = puzzle_field(r.input.as_deref(), self.columns.empty);
-            let puzzle = (!puzzle.is_empty()).then(|| String::from_utf8_lossy(&puzzle));
-            obj.field("puzzle", &puzzle)?;
-        }
         obj.field(name(), &r.status)?;
         let rating = r.rating.as_ref();
         let value = |f: fn(&Rating) -> Difficulty| rating.map(|x| difficulty_value(f(x)));
@@ -264,9 +202,9 @@ impl RateFormat {
             return Ok(());
         }
         let mut head = b"{\"kind\":\"step\",".to_vec();
-        if self.columns.file {
+        if self.fields.columns.file {
             head.extend_from_slice(b"\"file\":");
-            serde_json::to_writer(&mut head, &self.file)?;
+            serde_json::to_writer(&mut head, &self.fields.file)?;
             head.push(b',');
         }
         head.extend_from_slice(b"\"line\":");
@@ -278,15 +216,6 @@ impl RateFormat {
         }
         Ok(())
     }
-}
-
-/// The result names without passthrough (`file` only with several inputs).
-fn plain_result_names(file: bool) -> Vec<String> {
-    RESULT_FIELDS
-        .iter()
-        .filter(|&&n| n != "file" || file)
-        .map(|n| n.to_string())
-        .collect()
 }
 
 /// A difficulty as SE prints it: `2.3`, `10.5`.

@@ -19,7 +19,7 @@
 use std::io::{self, Write};
 
 use crate::grid::CELLS;
-use crate::io::passthrough::{puzzle_field, PassthroughNames};
+use crate::io::passthrough::RecordFields;
 use crate::io::write::{write_csv_field, write_grid, JsonObject, OutputFormat};
 use crate::pipeline::{Render, Sink};
 use crate::solve::{RecordStatus, SolvedRecord};
@@ -56,13 +56,7 @@ const LINES_BUFFER: usize = 1 << 16;
 #[derive(Clone, Debug)]
 pub struct RecordFormat {
     format: OutputFormat,
-    columns: Columns,
-    /// The current input's name (for the `file` field).
-    file: String,
-    /// Passthrough: the input's column names, then the result names (renamed on a clash).
-    names: Option<PassthroughNames>,
-    /// The jsonl result names without passthrough (computed once, not per record).
-    plain_names: Vec<String>,
+    fields: RecordFields,
 }
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
@@ -75,10 +69,7 @@ impl<W: Write> ResultWriter<W> {
             header: header && format == OutputFormat::Csv,
             fmt: RecordFormat {
                 format,
-                columns: Columns::default(),
-                file: String::new(),
-                names: None,
-                plain_names: plain_result_names(false),
+                fields: RecordFields::new(&RESULT_FIELDS),
             },
             lines: Vec::new(),
         }
@@ -86,8 +77,7 @@ impl<W: Write> ResultWriter<W> {
 
     /// The same writer with `columns` in its csv and jsonl records.
     pub fn with_columns(mut self, columns: Columns) -> ResultWriter<W> {
-        self.fmt.plain_names = plain_result_names(columns.file);
-        self.fmt.columns = columns;
+        self.fmt.fields.set_columns(columns);
         self
     }
 
@@ -99,19 +89,7 @@ impl<W: Write> ResultWriter<W> {
         file: &str,
         headers: Option<&csv::ByteRecord>,
     ) -> Result<(), ColumnsDiffer> {
-        let fmt = &mut self.fmt;
-        fmt.file = file.to_string();
-        if !fmt.columns.passthrough {
-            return Ok(());
-        }
-        match &fmt.names {
-            Some(names) => names.check(file, headers),
-            None => {
-                let results = plain_result_names(fmt.columns.file);
-                fmt.names = Some(PassthroughNames::new(headers, &results));
-                Ok(())
-            }
-        }
+        self.fmt.fields.set_input(file, headers)
     }
 
     /// The workers' [`Render`] of this writer's records for the current input: csv and jsonl
@@ -127,15 +105,7 @@ impl<W: Write> ResultWriter<W> {
             return Ok(());
         }
         self.header = false;
-        match &self.fmt.names {
-            Some(names) => names.write_csv_header(&mut self.out),
-            None => {
-                if self.fmt.columns.file {
-                    self.out.write_all(b"file,")?;
-                }
-                self.out.write_all(CSV_HEADER)
-            }
-        }
+        self.fmt.fields.write_csv_header(&mut self.out, CSV_HEADER)
     }
 
     /// Write one record.
@@ -197,28 +167,9 @@ impl RecordFormat {
 
     fn csv(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
-        if let Some(names) = &self.names {
-            names.write_csv_fields(&mut *out, r.input.as_deref())?;
-        }
-        if self.columns.file {
-            write_csv_field(&mut *out, self.file.as_bytes())?;
-            out.write_all(b",")?;
-        }
-        // Numbers through `itoa`: `write!` took ~5% of a csv run (format machinery per call).
+        self.fields
+            .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
         let mut number = itoa::Buffer::new();
-        out.write_all(number.format(r.line).as_bytes())?;
-        out.write_all(b",")?;
-        if !self.columns.passthrough {
-            if let Some(id) = r.input.as_ref().and_then(|i| i.id.as_ref()) {
-                write_csv_field(&mut *out, id.as_bytes())?;
-            }
-            out.write_all(b",")?;
-            write_csv_field(
-                &mut *out,
-                &puzzle_field(r.input.as_deref(), self.columns.empty),
-            )?;
-            out.write_all(b",")?;
-        }
         write_grid(&mut *out, o.and_then(|o| o.solution).as_ref(), b'0')?;
         let (solutions, guesses, nodes) =
             o.map_or((0, 0, 0), |o| (o.solutions, o.guesses, o.nodes));
@@ -238,24 +189,9 @@ impl RecordFormat {
     fn json(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
         let mut obj = JsonObject::new(out)?;
-        let results = match &self.names {
-            Some(names) => {
-                names.write_json_fields(&mut obj, r.input.as_deref())?;
-                &names.results
-            }
-            None => &self.plain_names,
-        };
-        let mut results = results.iter();
-        if self.columns.file {
-            obj.field(results.next().expect("file"), &self.file)?;
-        }
-        obj.field(results.next().expect("line"), &r.line)?;
-        if self.names.is_none() {
-            obj.field("id", &r.input.as_ref().and_then(|i| i.id.as_ref()))?;
-            let puzzle = puzzle_field(r.input.as_deref(), self.columns.empty);
-            let puzzle = (!puzzle.is_empty()).then(|| String::from_utf8_lossy(&puzzle));
-            obj.field("puzzle", &puzzle)?;
-        }
+        let mut results = self
+            .fields
+            .write_json_start(&mut obj, r.line, r.input.as_deref())?;
         let solution = o.and_then(|o| o.solution).map(|s| s.to_line());
         obj.field(results.next().expect("solution"), &solution)?;
         obj.field(results.next().expect("status"), &r.status())?;
@@ -273,15 +209,6 @@ impl RecordFormat {
         }
         obj.end()
     }
-}
-
-/// The result names without passthrough (`file` only with several inputs).
-fn plain_result_names(file: bool) -> Vec<String> {
-    RESULT_FIELDS
-        .iter()
-        .filter(|&&n| n != "file" || file)
-        .map(|n| n.to_string())
-        .collect()
 }
 
 impl<W: Write> Sink<SolvedRecord> for ResultWriter<W> {
