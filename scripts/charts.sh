@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Redraw the README's charts in docs/ (SVG, with the JSON and markdown they come from):
+# Redraw the charts in docs/ (SVG, with the JSON and markdown they come from):
 #   bench-shipped   fast, mrv and naive on the datasets shipped in datasets/ (log scale)
 #   bench-public    fast, bands and mrv on the tdoku benchmark sets, when ../shared/datasets (or
 #                   datasets/public from scripts/fetch-datasets.sh) has them

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Solve-only throughput against the `sudoku` crate (JCZSolve port), single thread, limits 1
-# and 2, on the datasets named in the solver issue. Wraps ../shared/peers/compare.sh and
+# and 2, on tdoku's benchmark sets and the Kaggle sample. Wraps ../shared/peers/compare.sh and
 # appends dated results to scripts/results/compare-peer.txt.
 #
 #   scripts/compare-peer.sh [--rounds R]

@@ -1,4 +1,4 @@
-# Shared helpers for the measuring scripts: `. scripts/lib.sh` from the repository root.
+# What the measuring scripts share: `. scripts/lib.sh` from the repository root.
 
 # Build the release binary and name it (in $CARGO_TARGET_DIR when that is set).
 build_release() {
@@ -21,4 +21,22 @@ pair_medians() {
     tb+=("$(secs sh -c "$b")")
   done
   echo "$(printf '%s\n' "${ta[@]}" | median) $(printf '%s\n' "${tb[@]}" | median)"
+}
+
+# The commit measured: the short hash, `+changes` when what the figures depend on (the code,
+# Cargo files, scripts; not docs nor results) differs from it.
+commit_label() {
+  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock build.rs scripts ':!scripts/results' || echo '+changes')"
+}
+
+# The CPU as results name it: the model name, with the core generation when /proc/cpuinfo
+# says only "AMD EPYC" (family 25 with AVX-512 is Zen 4), and the cores this run may use.
+cpu_label() {
+  local model family
+  model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
+  family=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | xargs)
+  if [ "$model" = "AMD EPYC" ] && [ "$family" = 25 ] && grep -qm1 avx512f /proc/cpuinfo; then
+    model="AMD EPYC Zen 4"
+  fi
+  echo "$model, $(nproc) cores"
 }

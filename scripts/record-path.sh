@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The record path (issue 16): end-to-end `solve FILE -o OUT` against solve-only `bench` on the
+# The record path: end-to-end `solve FILE -o OUT` against solve-only `bench` on the
 # same 1M-record file, side by side, median of R rounds (default 5). Files (made in a temp dir
 # from ../shared/datasets): the Kaggle 25k sample × 40 `shuffle` copies as a line file and as
 # a `puzzle,solution` CSV, puzzles2_17_clue repeated to 1M lines, and the line file gzipped.

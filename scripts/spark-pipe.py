@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The README's Spark recipe, run for real in local mode: every partition of a puzzle file is
-piped through `sudoku-batch solve`, and the collected output must equal a plain run.
+"""The Spark recipe of docs/scale-out.md, run for real in local mode: every partition of a
+puzzle file is piped through `sudoku-batch solve`, and the collected output must equal a plain
+run.
 
     pip install pyspark            # needs a Java runtime (17 works)
     python3 scripts/spark-pipe.py [FILE] [PARTITIONS]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's GNU parallel recipe gives the same bytes as a plain run, and so do
+# The GNU parallel recipe of docs/scale-out.md gives the same bytes as a plain run, and so do
 # concatenated --shard outputs. Installs Debian's `parallel` when it is missing.
 #
 #   scripts/test-parallel.sh [FILE]

@@ -29,6 +29,14 @@ pub enum GridError {
         /// How many cells were found.
         found: usize,
     },
+    /// A cell value above 9 in a grid given as 81 numbers (an array row, not text).
+    #[error("cell {position} holds {value}, not 0 (empty) or a digit 1-9")]
+    Value {
+        /// 1-based cell position.
+        position: usize,
+        /// The offending value.
+        value: u8,
+    },
     /// A LeetCode-style board that is not 9 lists of 9 one-character strings.
     #[error("LeetCode board: {message}")]
     Board {
@@ -56,6 +64,32 @@ pub enum RecordError {
     TooLong {
         /// The line's length.
         bytes: u64,
+    },
+    /// A record longer than [`MAX_RECORD`](crate::limits::MAX_RECORD) bytes other than a
+    /// line: a CSV record (whose quoted fields may span lines) or a LeetCode board. Its text
+    /// is not kept; a CSV input goes on after its end.
+    #[error("{what} of {bytes} bytes{}, longer than the limit of {} for one record{}",
+        if *lines > 1 { format!(" over {lines} lines") } else { String::new() },
+        crate::limits::show_bytes(crate::limits::MAX_RECORD as u64),
+        if *to_end { " (it runs to the end of the input: a quote that never closes?)" } else { "" })]
+    RecordTooLong {
+        /// What the record is: `CSV record`, `LeetCode board`.
+        what: &'static str,
+        /// Its length (for a board, what was read of it).
+        bytes: u64,
+        /// The lines it spans.
+        lines: u64,
+        /// It ended only with the input.
+        to_end: bool,
+    },
+    /// A CSV record with more than [`MAX_FIELDS`](crate::limits::MAX_FIELDS) fields.
+    #[error(
+        "CSV record of {fields} fields, more than the limit of {}",
+        crate::limits::MAX_FIELDS
+    )]
+    TooManyFields {
+        /// How many it has.
+        fields: u64,
     },
     /// A CSV row too short to have the puzzle column.
     #[error("no {column:?} field: the row has {fields} field(s)")]
@@ -127,6 +161,17 @@ pub enum InputError {
         /// The input's name.
         path: String,
         /// Why.
+        message: String,
+    },
+    /// The input passes one of the limits that keep memory bounded ([`crate::limits`]) where
+    /// no record can stand for it (a CSV header, a zip archive's index, a decoder's window).
+    #[error("{path}{}: {message}", if *line > 0 { format!(":{line}") } else { String::new() })]
+    Limit {
+        /// The input's name.
+        path: String,
+        /// The line it is on (0: not a line).
+        line: u64,
+        /// Which limit, and what to do.
         message: String,
     },
     /// A CSV input whose header has no puzzle column.

@@ -35,7 +35,7 @@ pub struct GenerateConfig {
     pub seed: u64,
     /// Fewest clues allowed.
     pub min_clues: usize,
-    /// Most clues allowed.
+    /// Most clues allowed (at most [`MAX_CLUES`]: a full grid is never a puzzle).
     pub max_clues: usize,
     /// Remove clues until none can be removed (ignores the target count).
     pub minimal: bool,
@@ -47,12 +47,21 @@ pub struct GenerateConfig {
     pub max_attempts: u32,
 }
 
+/// The clue range when none is asked for: that of typical published puzzles.
+pub const DEFAULT_CLUES: (usize, usize) = (22, 36);
+
+/// The most clues a puzzle may have: a full grid is never a puzzle.
+pub const MAX_CLUES: usize = CELLS - 1;
+
+/// The fewest clues a puzzle with one solution can have.
+pub const MIN_CLUES: usize = 17;
+
 impl Default for GenerateConfig {
     fn default() -> Self {
         GenerateConfig {
             seed: 1,
-            min_clues: 17,
-            max_clues: 81,
+            min_clues: DEFAULT_CLUES.0,
+            max_clues: DEFAULT_CLUES.1,
             minimal: false,
             min_guesses: 0,
             max_guesses: u64::MAX,
@@ -207,8 +216,8 @@ pub fn generate_unless(
 ) -> Option<Result<Generated, Shortfall>> {
     let mut rng = Rng::new(cfg.seed, index);
     let (lo, hi) = (
-        cfg.min_clues.clamp(17, CELLS),
-        cfg.max_clues.clamp(17, CELLS),
+        cfg.min_clues.clamp(MIN_CLUES, MAX_CLUES),
+        cfg.max_clues.clamp(MIN_CLUES, MAX_CLUES),
     );
     let mut miss = Shortfall {
         index,

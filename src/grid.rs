@@ -110,6 +110,19 @@ impl Grid {
         (above == 0).then_some(Grid(cells))
     }
 
+    /// A grid from 81 cell values (`0` empty, `1..=9` digits) as arrays hold them, with the
+    /// first value above 9 described when there is one.
+    #[inline]
+    pub fn from_values(cells: &[u8; CELLS]) -> Result<Grid, GridError> {
+        Grid::from_cells(*cells).ok_or_else(|| {
+            let at = cells.iter().position(|&v| v > 9).unwrap_or(0);
+            GridError::Value {
+                position: at + 1,
+                value: cells[at],
+            }
+        })
+    }
+
     /// The cell values, row-major (`0` empty).
     #[inline]
     pub fn cells(&self) -> &[u8; CELLS] {
@@ -626,6 +639,26 @@ mod tests {
     const LEETCODE: &str = r#"[["5","3",".",".","7",".",".",".","."],["6",".",".","1","9","5",".",".","."],[".","9","8",".",".",".",".","6","."],["8",".",".",".","6",".",".",".","3"],["4",".",".","8",".","3",".",".","1"],["7",".",".",".","2",".",".",".","6"],[".","6",".",".",".",".","2","8","."],[".",".",".","4","1","9",".",".","5"],[".",".",".",".","8",".",".","7","9"]]"#;
     const LEETCODE_LINE: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn values_above_nine_are_named_by_cell() {
+        let mut cells = *Grid::from_line(LEETCODE_LINE).unwrap().cells();
+        assert_eq!(Grid::from_values(&cells), Grid::from_line(LEETCODE_LINE));
+        cells[40] = 10;
+        cells[80] = 255;
+        let err = Grid::from_values(&cells).unwrap_err();
+        assert_eq!(
+            err,
+            GridError::Value {
+                position: 41,
+                value: 10
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "cell 41 holds 10, not 0 (empty) or a digit 1-9"
+        );
+    }
 
     #[test]
     fn line_round_trip_and_empty_marks() {

@@ -6,13 +6,13 @@
 //!  plot         charts (SVG) of bench results and run summaries
 //!               │
 //!               ▼
-//!  solve  verify  canon  shuffle  generate  bench   one module per command: its records,
-//!               │                                    rules, writers, summary
+//!  solve  verify  rating  canon  shuffle  generate  bench
+//!               │       one module per command: its records, rules, writers, summary
 //!               ▼
 //!  pipeline     batches of records → rayon → results in input order → a Sink
 //!               │
 //!               ▼
-//!  io           readers of every input format (reader/), decompression, writing helpers
+//!  io           readers of every input format (reader/), decompression, shared writing code
 //!  stats, distribution     totals and exact percentiles of a run
 //!  solver, canonical       the search; canonical forms up to symmetry
 //!  rate         human-style ratings (SE's ER/EP/ED): techniques in ladder order, step by step
@@ -21,11 +21,14 @@
 //!  symmetry     random numbers and Sudoku symmetries
 //!  grid         the 81-cell grid: parse and format
 //!  error        what can go wrong with input
+//!  limits       how much of an input is held in memory, at most
 //! ```
 //!
 //! The binary (`src/app/`: arguments beside each command's `run`, the command skeleton
 //! `job.rs`, output rules, progress bar) sits above all of them and is the only part that
-//! knows about the command line.
+//! knows about the command line. Its crates come with the default `cli` feature; without it
+//! (`default-features = false`, as the Python module in `python/` builds the library) the
+//! library needs none of them, and `plot` is there only with the `plot` feature.
 //!
 //! ```
 //! use sudoku_batch::{Grid, solver::{solve_with_limit, Status}};
@@ -45,9 +48,12 @@ pub mod error;
 pub mod generate;
 pub mod grid;
 pub mod io;
+pub mod limits;
 pub mod pipeline;
+#[cfg(feature = "plot")]
 pub mod plot;
 pub mod rate;
+pub mod rating;
 pub mod shuffle;
 pub mod solve;
 pub mod solver;

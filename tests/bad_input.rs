@@ -639,9 +639,11 @@ fn every_command_survives_every_corpus_file() {
     let mut files: Vec<PathBuf> = dir.map(|e| e.unwrap().path()).collect();
     files.sort();
     assert!(files.len() >= 20);
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 7] = [
         &["solve", "--limit", "2"],
         &["solve", "--format", "csv", "--strict"],
+        &["rate", "--format", "jsonl"],
+        &["rate", "--strict"],
         &["verify", "--duplicates"],
         &["shuffle", "--copies", "2"],
         &["bench", "--seconds", "0.01"],

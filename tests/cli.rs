@@ -735,7 +735,7 @@ fn generate_ends_naming_the_bound_it_cannot_meet() {
     for (args, bound) in [
         (&["--clues", "17..17"][..], "--clues 17..17"),
         (&["--min-guesses", "100000"][..], "--min-guesses 100000"),
-        (&["--minimal", "--clues", "40..81"][..], "--clues 40..81"),
+        (&["--minimal", "--clues", "40..80"][..], "--clues 40..80"),
     ] {
         let out = bin()
             .args([
@@ -766,6 +766,26 @@ fn generate_ends_naming_the_bound_it_cannot_meet() {
         .assert()
         .success()
         .stdout(predicate::str::contains("Practical bounds"));
+}
+
+#[test]
+fn generate_defaults_give_typical_puzzles_never_full_grids() {
+    let out = bin()
+        .args(["generate", "-q", "--count", "200", "--seed", "777"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 200);
+    for line in text.lines() {
+        let clues = line.bytes().filter(|b| (b'1'..=b'9').contains(b)).count();
+        assert!((22..=36).contains(&clues), "{clues} clues: {line}");
+    }
+    bin()
+        .args(["generate", "--clues", "30..81"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("full grid"));
 }
 
 #[test]

@@ -286,3 +286,61 @@ fn truncated_compressed_input_keeps_the_records_before_and_exits_2() {
         assert!(written > 0 && written < 40_000, "{ext}: {written} records");
     }
 }
+
+#[test]
+fn archives_and_streams_that_would_need_large_memory_are_refused_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = puzzle_lines(100);
+    // A zip listing 20,000 files (1 byte each): refused before its index is read.
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for i in 0..20_000 {
+        zip.start_file(format!("f{i}.txt"), stored).unwrap();
+        zip.write_all(b"1").unwrap();
+    }
+    fs::write(
+        dir.path().join("many.zip"),
+        zip.finish().unwrap().into_inner(),
+    )
+    .unwrap();
+    // xz -9 (a 64 MiB dictionary) and zstd with a 256 MiB window, however small the data.
+    let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 9);
+    xz.write_all(text.as_bytes()).unwrap();
+    fs::write(dir.path().join("p.txt.xz"), xz.finish().unwrap()).unwrap();
+    let mut zst = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    zst.window_log(28).unwrap();
+    zst.long_distance_matching(true).unwrap();
+    zst.write_all(text.as_bytes()).unwrap();
+    fs::write(dir.path().join("p.txt.zst"), zst.finish().unwrap()).unwrap();
+    for (name, message) in [
+        ("many.zip", "many.zip: the zip archive lists 20000 entries"),
+        (
+            "p.txt.xz",
+            "larger than 32 MiB, the limit that keeps memory bounded; recompress it with xz -8",
+        ),
+        ("p.txt.zst", "recompress it with zstd -19 or lower"),
+    ] {
+        bin()
+            .current_dir(dir.path())
+            .args(["solve", name])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+    // xz -8 and zstd -19 are read.
+    let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 8);
+    xz.write_all(text.as_bytes()).unwrap();
+    fs::write(dir.path().join("p8.txt.xz"), xz.finish().unwrap()).unwrap();
+    let zst = zstd::encode_all(text.as_bytes(), 19).unwrap();
+    fs::write(dir.path().join("p19.txt.zst"), zst).unwrap();
+    for name in ["p8.txt.xz", "p19.txt.zst"] {
+        let out = bin()
+            .current_dir(dir.path())
+            .args(["solve", "-q", name])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 100);
+    }
+}

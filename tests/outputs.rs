@@ -35,11 +35,13 @@ fn writing_commands(input: &Path, out: &Path) -> Vec<Vec<String>> {
     let s = |v: &[&str]| v.iter().map(|a| a.to_string()).collect::<Vec<_>>();
     vec![
         s(&["solve", "-q", &i, "-o", &o]),
+        s(&["rate", "-q", &i, "-o", &o]),
         s(&["verify", "-q", &i, "-o", &o]),
         s(&["shuffle", "-q", &i, "-o", &o]),
         s(&["generate", "-q", "--count", "5", "-o", &o]),
         s(&["canon", "-q", &i, "-o", &o]),
         s(&["solve", "-q", &i, "--stats-json", &o]),
+        s(&["rate", "-q", &i, "--stats-json", &o]),
         s(&["verify", "-q", &i, "--stats-json", &o]),
     ]
 }
@@ -204,7 +206,7 @@ fn directories_and_block_devices_are_refused_before_any_work() {
 fn every_output_path_is_checked_before_the_work_starts() {
     let (dir, input) = workdir();
     let missing = dir.path().join("no/such/dir/stats.json");
-    for command in ["solve", "verify"] {
+    for command in ["solve", "verify", "rate"] {
         let out = bin()
             .arg(command)
             .arg(&input)
@@ -255,8 +257,10 @@ fn run_into_closed_pipe(dir: &Path, args: &[&str]) -> Option<std::process::Outpu
 fn every_command_ends_quietly_on_a_closed_pipe() {
     let (dir, input) = workdir();
     let i = input.to_str().unwrap();
-    let commands: [&[&str]; 11] = [
+    let commands: [&[&str]; 13] = [
         &["solve", "-q", i],
+        &["rate", "-q", i],
+        &["rate", "-q", "--steps", i],
         &["canon", "-q", i],
         &["man", "solve"],
         &["verify", "--format", "csv", "-q", i],

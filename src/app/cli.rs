@@ -8,15 +8,32 @@ use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::solver::Algorithm;
 
-use crate::commands::{bench, canon, docs, generate, plot, shuffle, solve, verify};
+use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem)
+  0    every record fine (solve: solved, and unique with --limit 2; verify: no problem;
+       rate: rated)
   1    the run finished, but some records were not (each is in the output, with its line)
   2    usage or I/O error, or --strict stopped at a bad record (the message names file:line)
   130  interrupted (SIGINT; 143 for SIGTERM): an -o output file is removed, never left half
        written";
+
+/// The limits that keep memory bounded whatever the input (docs/limits.md), for the help of
+/// every command that reads records.
+const LIMITS: &str = "\
+Limits (memory stays bounded whatever the input; see docs/limits.md):
+  a line, a CSV record (its quoted lines included), a LeetCode board: 256 KiB; a CSV
+    record: 4096 fields. Past that: one malformed record at its line, the run goes on (exit 1)
+  a CSV header: 256 KiB, 4096 fields; a zip index: 10000 entries, 1 MiB; a zstd or xz window:
+    32 MiB (xz -9, zstd --long or --ultra). Past that: an error naming the file, exit 2
+  --threads: 1 to 8 per core (at least 64 allowed)
+  A run that fails (a full disk, --stats-json unwritable, a signal) leaves no -o file.";
+
+/// `HELP` of a command, then [`LIMITS`].
+fn with_limits(help: &str) -> String {
+    format!("{help}\n\n{LIMITS}")
+}
 
 /// Solve, check and benchmark Sudoku puzzles in bulk.
 #[derive(Debug, Parser)]
@@ -31,22 +48,27 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Solve every puzzle of the inputs, writing one result per record in input order.
-    #[command(after_help = solve::HELP)]
+    #[command(after_help = with_limits(solve::HELP))]
     Solve(solve::SolveArgs),
     /// Check published solutions: every problem of every record, by line.
-    #[command(after_help = verify::HELP)]
+    #[command(after_help = with_limits(verify::HELP))]
     Verify(verify::VerifyArgs),
+
+    /// Rate every puzzle as Sudoku Explainer does (ER/EP/ED: human-style difficulty), one
+    /// result per record in input order; --steps writes each solving step.
+    #[command(after_help = with_limits(rate::HELP))]
+    Rate(rate::RateArgs),
 
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
     #[command(after_help = generate::HELP)]
     Generate(generate::GenerateArgs),
 
     /// Apply random Sudoku symmetries to existing puzzles (same difficulty, new look).
-    #[command(after_help = shuffle::HELP)]
+    #[command(after_help = with_limits(shuffle::HELP))]
     Shuffle(shuffle::ShuffleArgs),
 
     /// Print each puzzle's canonical form: equal forms exactly for puzzles equal up to symmetry.
-    #[command(after_help = canon::HELP)]
+    #[command(after_help = with_limits(canon::HELP))]
     Canon(canon::CanonArgs),
 
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -63,6 +85,14 @@ pub enum Command {
 
     /// Draw a saved bench JSON (or several, side by side) or a --stats-json summary as SVG.
     Plot(plot::PlotArgs),
+}
+
+/// `--empty CHAR`: the empty-cell mark csv/jsonl outputs write.
+pub fn parse_empty(s: &str) -> Result<u8, String> {
+    match s.as_bytes() {
+        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
+        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
+    }
 }
 
 /// A value parser over named choices (listed in `--help` and completed by the shells), each
@@ -111,18 +141,67 @@ pub struct ReportArgs {
 /// `--threads`, shared by every command that works in parallel.
 #[derive(Debug, Args)]
 pub struct ThreadsArg {
-    /// Worker threads (default: all cores, or RAYON_NUM_THREADS).
-    #[arg(long = "threads", short = 'j', value_name = "N")]
+    /// Worker threads, 1 to 8 per core (at least 64 are allowed; default: all cores, or
+    /// RAYON_NUM_THREADS).
+    #[arg(long = "threads", short = 'j', value_name = "N", value_parser = parse_threads)]
     pub requested: Option<usize>,
 }
 
+/// A count of 1 or more (a count of 0 asks for nothing: refused with a message).
+pub fn at_least_one(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+/// The machine's cores (1 when it cannot tell).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A thread count from 1 to [`max_threads`](sudoku_batch::limits::max_threads): more only
+/// wait, and past a few thousand the pool takes minutes to start.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?} is not a whole number of threads"))?;
+    let (cores, max) = (cores(), sudoku_batch::limits::max_threads(cores()));
+    match n {
+        0 => Err("at least 1 thread is needed".into()),
+        n if n > max => Err(format!(
+            "{n} threads is far more than this machine can run ({cores} cores): at most {max}"
+        )),
+        n => Ok(n),
+    }
+}
+
 impl ThreadsArg {
-    /// The thread count to use: the option, else `RAYON_NUM_THREADS`, else all cores.
+    /// The thread count to use: the option, else `RAYON_NUM_THREADS`, else all cores. A
+    /// `RAYON_NUM_THREADS` that is not a count from 1 to the limit is warned about, and the
+    /// cores are used (or the limit).
     pub fn count(&self) -> usize {
-        self.requested
-            .or_else(|| std::env::var("RAYON_NUM_THREADS").ok()?.parse().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        if let Some(n) = self.requested {
+            return n;
+        }
+        let Ok(env) = std::env::var("RAYON_NUM_THREADS") else {
+            return cores();
+        };
+        match parse_threads(&env) {
+            Ok(n) => n,
+            Err(e) => {
+                let max = sudoku_batch::limits::max_threads(cores());
+                let n = if env.trim().parse::<usize>().is_ok_and(|n| n > max) {
+                    max
+                } else {
+                    cores()
+                };
+                eprintln!("sudoku-batch: warning: RAYON_NUM_THREADS={env}: {e}; using {n}");
+                n
+            }
+        }
     }
 }
 
@@ -132,7 +211,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
 
-    /// Output file (default stdout); written through a temporary file, so complete or absent.
+    /// Output file (default stdout); written through a temporary file, so complete or absent
+    /// (a name ending in .gz, .zst, .xz or .bz2 is written compressed).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -182,18 +262,23 @@ pub struct InputArgs {
     pub shard: Option<(u64, u64)>,
 }
 
+/// The most shards `--shard K/N` takes.
+const MAX_SHARDS: u64 = 1 << 20;
+
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 3/8")?;
-    let (k, n): (u64, u64) = (
-        k.trim()
-            .parse()
-            .map_err(|_| format!("{k:?} is not a number"))?,
-        n.trim()
-            .parse()
-            .map_err(|_| format!("{n:?} is not a number"))?,
-    );
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{t:?} is not a whole number from 1 to {MAX_SHARDS}"))
+    };
+    let (k, n) = (number(k)?, number(n)?);
     if n == 0 || k == 0 || k > n {
         return Err(format!("{s}: K must be from 1 to N"));
+    }
+    // More shards than any file has lines would be empty; past this, N is surely a slip.
+    if n > MAX_SHARDS {
+        return Err(format!("{s}: at most {MAX_SHARDS} shards"));
     }
     Ok((k, n))
 }

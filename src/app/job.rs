@@ -4,8 +4,10 @@
 //! Job::start   inputs checked to open, output (and --stats-json) opened, before any work
 //! Job::open    per input: its reader
 //! Job::stage   per input: work ─▶ collect ─▶ sink through the pipeline; an empty input warned
-//! Job::commit  the writer flushed, the output file renamed into place
-//! Job::finish  the summary as JSON (--stats-json), and the exit code
+//! Job::commit  the writer flushed, the output finished (not yet in place)
+//! Job::finish  the summary as JSON (--stats-json); then both renamed into place, so a
+//!              failure anywhere before (the summary file unwritable, a full disk) leaves
+//!              neither; and the exit code
 //! ```
 //!
 //! A command's `run` is these steps with its own work, collect step, writer and summary.
@@ -163,14 +165,28 @@ impl Job {
         }
     }
 
-    /// Flush `writer` and put the output in place (renamed over the target, or finished).
+    /// The output's name in messages (`stdout` for stdout).
+    pub fn output_label(&self) -> String {
+        self.output.as_ref().map_or("stdout".into(), Output::label)
+    }
+
+    /// Flush `writer` and finish the output (a compressed stream ended); it is moved into
+    /// place by [`finish`](Self::finish), after the summary file is written.
     pub fn commit(&mut self, mut writer: impl Write) -> anyhow::Result<()> {
-        let output = self.output.take().expect("committed once");
+        let output = self.output.as_mut().expect("an output");
         writer
             .flush()
             .with_context(|| format!("{}: cannot write", output.label()))?;
         drop(writer);
-        output.commit()
+        output.finish()
+    }
+
+    /// The progress bar over the job's inputs: hidden with `quiet`, and when the output
+    /// (`-o`, stdout when `None` or `-`) is the terminal the bar would draw on.
+    pub fn progress_bar(&self, output: Option<&Path>) -> Bar {
+        let to_terminal = Bar::stdout_is_terminal() && output.is_none_or(|p| p.as_os_str() == "-");
+        let total_bytes = self.inputs.iter().map(Input::size).sum::<Option<u64>>();
+        Bar::new(total_bytes, !self.quiet && !to_terminal)
     }
 
     /// Seconds since the job started.
@@ -178,15 +194,18 @@ impl Job {
         self.started.elapsed().as_secs_f64()
     }
 
-    /// Write the summary to `--stats-json` (when asked) and return the exit code: 0 when every
-    /// record was fine, 1 when the run finished but some were not.
+    /// Write the summary to `--stats-json` (when asked), move the outputs into place, and
+    /// return the exit code: 0 when every record was fine, 1 when the run finished but some
+    /// were not. Call after [`commit`](Self::commit).
     pub fn finish(self, summary: &impl Serialize, all_fine: bool) -> anyhow::Result<ExitCode> {
-        if let Some(file) = self.stats_file {
-            file.write(|w| {
+        let stats = match self.stats_file {
+            Some(file) => Some(file.fill(|w| {
                 serde_json::to_writer_pretty(&mut *w, summary)?;
                 writeln!(w)
-            })?;
-        }
+            })?),
+            None => None,
+        };
+        crate::output::commit_all(self.output.into_iter().chain(stats))?;
         Ok(if all_fine {
             ExitCode::SUCCESS
         } else {

@@ -273,9 +273,11 @@ impl Output {
             .map_or("stdout".into(), |p| p.display().to_string())
     }
 
-    /// Finish the file (the end of a compressed stream) and move it into place; nothing to
-    /// do for stdout. Call after the writer was flushed.
-    pub fn commit(mut self) -> anyhow::Result<()> {
+    /// Finish the file's content (the end of a compressed stream), not yet moving it into
+    /// place: a run with several outputs finishes them all before it renames any, so that a
+    /// failure in one (a full disk, `--stats-json /dev/full`) leaves none of them. Call after
+    /// the writer was flushed.
+    pub fn finish(&mut self) -> anyhow::Result<()> {
         let label = self.label();
         if let Some(sink) = self.sink.take() {
             let encoder = sink.lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -285,6 +287,14 @@ impl Output {
                     .with_context(|| format!("{label}: cannot write"))?;
             }
         }
+        Ok(())
+    }
+
+    /// Finish the file (see [`finish`](Self::finish)) and move it into place; nothing to
+    /// do for stdout. Call after the writer was flushed.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        let label = self.label();
+        self.finish()?;
         let Some((temp, target)) = self.temp.take() else {
             return Ok(());
         };
@@ -368,16 +378,28 @@ impl LateFile {
         .transpose()
     }
 
-    /// Fill the file and move it into place.
-    pub fn write(self, fill: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+    /// Fill the file and finish it, not yet in place: the caller commits it
+    /// ([`Output::commit`]) once every output of the run is written, so that a failure in
+    /// any of them leaves none.
+    pub fn fill(
+        self,
+        fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> anyhow::Result<Output> {
         let label = self.output.label();
         let mut w = io::BufWriter::new(self.sink);
         fill(&mut w)
             .and_then(|()| w.flush())
             .with_context(|| format!("{label}: cannot write"))?;
         drop(w);
-        self.output.commit()
+        let mut output = self.output;
+        output.finish()?;
+        Ok(output)
     }
+}
+
+/// Move finished outputs into place, in order (see [`Output::finish`]).
+pub fn commit_all(outputs: impl IntoIterator<Item = Output>) -> anyhow::Result<()> {
+    outputs.into_iter().try_for_each(Output::commit)
 }
 
 /// The warning for an input without records (not an error: the exit code stays 0).

@@ -47,13 +47,13 @@ impl Bar {
         bar
     }
 
-    /// True when stdout is a terminal: output written there would tear a bar on the same
-    /// screen, so commands writing to stdout pass `show && !Bar::stdout_is_terminal()`.
     /// A bar that never shows (for commands without one); its messages go to stderr.
     pub fn hidden() -> Bar {
         Bar::shown_if(ProgressBar::hidden(), false)
     }
 
+    /// True when stdout is a terminal: output written there would tear a bar on the same
+    /// screen, so commands writing to stdout pass `show && !Bar::stdout_is_terminal()`.
     pub fn stdout_is_terminal() -> bool {
         std::io::stdout().is_terminal()
     }

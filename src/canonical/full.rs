@@ -152,26 +152,13 @@ impl Search<'_> {
         }
     }
 
-    /// A complete column permutation: build the form row by row, leaving as soon as it is
-    /// larger than the best, and keep or count it.
-    fn leaf(&mut self, cols: &Columns) {
-        let mut label = [0u8; 10];
-        for (&d, &at) in self.rows[self.r0].iter().zip(&cols.result) {
-            label[usize::from(d)] = at + 1;
-        }
-        let relabel = |r: usize| -> [u8; 9] {
-            let line = &self.rows[r];
-            let mut out = [0u8; 9];
-            for (o, &s) in out.iter_mut().zip(&cols.source) {
-                *o = label[usize::from(line[usize::from(s)])];
-            }
-            out
-        };
+    /// The source rows of the form's rows 3 to 9 under `label` and `cols`: the third row of
+    /// the first rows' band, then the other bands by first cell (the band with the smaller
+    /// first cell first), each in first-cell order.
+    #[inline]
+    fn row_order(&self, label: &[u8; 10], cols: &Columns) -> [usize; 7] {
         let band = self.r0 / 3;
         let r2 = band * 3 + 3 - self.r0 % 3 - self.r1 % 3;
-        // Row 1 is `123456789` for every candidate; row 2 is compared again (the best may
-        // have shrunk since the search compared its cells); then `r2`, then the other bands
-        // by first cell (the band with the smaller first cell first), each in first-cell order.
         let mut order = [r2; 7];
         let mut first = [[(0u8, 0usize); 3]; 2];
         for (k, b) in (0..3).filter(|&b| b != band).enumerate() {
@@ -188,6 +175,27 @@ impl Search<'_> {
         for (slot, &(_, r)) in order[1..].iter_mut().zip(first.iter().flatten()) {
             *slot = r;
         }
+        order
+    }
+
+    /// A complete column permutation: build the form row by row, leaving as soon as it is
+    /// larger than the best, and keep or count it.
+    fn leaf(&mut self, cols: &Columns) {
+        let mut label = [0u8; 10];
+        for (&d, &at) in self.rows[self.r0].iter().zip(&cols.result) {
+            label[usize::from(d)] = at + 1;
+        }
+        let relabel = |r: usize| -> [u8; 9] {
+            let line = &self.rows[r];
+            let mut out = [0u8; 9];
+            for (o, &s) in out.iter_mut().zip(&cols.source) {
+                *o = label[usize::from(line[usize::from(s)])];
+            }
+            out
+        };
+        // Row 1 is `123456789` for every candidate; row 2 is compared again (the best may
+        // have shrunk since the search compared its cells); then the other rows.
+        let order = self.row_order(&label, cols);
         let mut form = self.best;
         let mut less = self.best[0] == 0;
         form[..9].copy_from_slice(&relabel(self.r0));

@@ -1,7 +1,8 @@
 //! Reading puzzles from files and stdin (every format, compressed or not), and the writing
-//! helpers the report formats share.
+//! functions the report formats share.
 
 mod line_ends;
+pub mod passthrough;
 pub mod reader;
 mod source;
 pub mod write;

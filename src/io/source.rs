@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 use crate::error::InputError;
 use crate::io::reader::Input;
+use crate::limits::{show_bytes, MAX_DECODER_WINDOW, MAX_ZIP_ENTRIES, MAX_ZIP_INDEX};
 
 /// The buffer size of sources and decoders.
 pub const BUFFER: usize = 1 << 16;
@@ -251,9 +252,28 @@ pub fn decode(mut src: Source, label: &str) -> Result<Source, InputError> {
         None => return Ok(src),
         Some(Compression::Gzip) => Box::new(flate2::bufread::MultiGzDecoder::new(src)),
         Some(Compression::Zstd) => {
-            Box::new(zstd::stream::read::Decoder::with_buffer(src).map_err(read_err)?)
+            let mut decoder = zstd::stream::read::Decoder::with_buffer(src).map_err(read_err)?;
+            decoder
+                .window_log_max(MAX_DECODER_WINDOW.ilog2())
+                .map_err(read_err)?;
+            Box::new(Windowed {
+                inner: decoder,
+                fix: "zstd -19 or lower (without --long or --ultra)",
+            })
         }
-        Some(Compression::Xz) => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(src)),
+        Some(Compression::Xz) => {
+            // The window, and about what xz itself needs beside it (xz -8: 33 MiB in all).
+            let memlimit = MAX_DECODER_WINDOW + (2 << 20);
+            let stream = liblzma::stream::Stream::new_stream_decoder(
+                memlimit,
+                liblzma::stream::CONCATENATED,
+            )
+            .map_err(|e| read_err(e.into()))?;
+            Box::new(Windowed {
+                inner: liblzma::bufread::XzDecoder::new_stream(src, stream),
+                fix: "xz -8 or lower",
+            })
+        }
         Some(Compression::Bzip2) => Box::new(bzip2::bufread::MultiBzDecoder::new(src)),
         Some(Compression::Zip) => {
             return Err(InputError::Archive {
@@ -272,12 +292,102 @@ pub fn decode(mut src: Source, label: &str) -> Result<Source, InputError> {
     })
 }
 
+/// A zstd or xz decoder, whose refusal of a window larger than [`MAX_DECODER_WINDOW`] it
+/// says plainly, with the fix.
+struct Windowed<R> {
+    inner: R,
+    fix: &'static str,
+}
+
+impl<R: Read> Read for Windowed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            // zstd: "Frame requires too much memory for decoding"; liblzma: "memory limit
+            // reached".
+            let text = e.to_string();
+            if !(text.contains("too much memory") || text.contains("memory limit")) {
+                return e;
+            }
+            io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                format!(
+                    "the compressed stream needs a window larger than {}, the limit that keeps \
+                     memory bounded; recompress it with {}",
+                    show_bytes(MAX_DECODER_WINDOW),
+                    self.fix
+                ),
+            )
+        })
+    }
+}
+
+/// The entries and bytes of a zip archive's index (central directory), as its end record
+/// (or the zip64 one) gives them; `None` when there is none to find (the zip reader then
+/// says what is wrong).
+fn zip_index(file: &mut File) -> io::Result<Option<(u64, u64)>> {
+    let len = file.metadata()?.len();
+    // The end record: 22 bytes and a comment of up to 65,535.
+    let tail_len = len.min(22 + 0xFFFF);
+    let mut tail = vec![0u8; tail_len as usize];
+    file.seek(SeekFrom::Start(len - tail_len))?;
+    file.read_exact(&mut tail)?;
+    let Some(end) = (0..tail.len().saturating_sub(21))
+        .rev()
+        .find(|&i| tail[i..].starts_with(b"PK\x05\x06"))
+    else {
+        return Ok(None);
+    };
+    let le = |b: &[u8]| b.iter().rev().fold(0u64, |n, &x| n << 8 | u64::from(x));
+    let (entries, size) = (le(&tail[end + 10..end + 12]), le(&tail[end + 12..end + 16]));
+    if entries != 0xFFFF && size != 0xFFFF_FFFF {
+        return Ok(Some((entries, size)));
+    }
+    // Zip64: a locator just before the end record points at the zip64 end record.
+    let Some(locator) = end.checked_sub(20).map(|l| &tail[l..end]) else {
+        return Ok(None);
+    };
+    if !locator.starts_with(b"PK\x06\x07") {
+        return Ok(None);
+    }
+    let mut record = [0u8; 56];
+    file.seek(SeekFrom::Start(le(&locator[8..16])))?;
+    if file.read_exact(&mut record).is_err() || !record.starts_with(b"PK\x06\x06") {
+        return Ok(None);
+    }
+    Ok(Some((le(&record[32..40]), le(&record[40..48]))))
+}
+
 /// The one file of a zip archive, inflated on its own thread.
-fn zip_member(file: Counting<File>, label: &str) -> Result<Source, InputError> {
+fn zip_member(mut file: Counting<File>, label: &str) -> Result<Source, InputError> {
     let archive_err = |message: String| InputError::Archive {
         path: label.to_string(),
         message,
     };
+    // The zip reader keeps its whole index in memory: a small one is asked for first.
+    let index = zip_index(&mut file.inner).map_err(|e| InputError::Read {
+        path: label.to_string(),
+        line: 0,
+        cause: e,
+    })?;
+    if let Some((entries, bytes)) = index {
+        if entries > MAX_ZIP_ENTRIES || bytes > MAX_ZIP_INDEX {
+            return Err(InputError::Limit {
+                path: label.to_string(),
+                line: 0,
+                message: format!(
+                    "the zip archive lists {entries} entries in an index of {bytes} bytes, \
+                     more than the limits ({MAX_ZIP_ENTRIES} entries, {}); a puzzle archive \
+                     holds one file: extract it with `unzip -p`",
+                    show_bytes(MAX_ZIP_INDEX)
+                ),
+            });
+        }
+    }
+    file.inner.rewind().map_err(|e| InputError::Read {
+        path: label.to_string(),
+        line: 0,
+        cause: e,
+    })?;
     let mut archive = zip::ZipArchive::new(file)
         .map_err(|e| archive_err(format!("not a readable zip archive ({e}); truncated?")))?;
     let index = only_member(&mut archive, label).map_err(archive_err)?;
@@ -349,13 +459,17 @@ fn only_member(
         [(i, _)] => Ok(*i),
         [] => Err("the zip archive holds no file".into()),
         several => {
-            let names: Vec<&str> = several.iter().map(|(_, n)| n.as_str()).collect();
+            // The first names, not all: a message stays a line.
+            let mut names: Vec<&str> = several.iter().take(5).map(|(_, n)| n.as_str()).collect();
+            let first = names[0];
+            if several.len() > names.len() {
+                names.push("...");
+            }
             Err(format!(
-                "the zip archive holds {} files ({}); read one with `unzip -p {label} {} | \
+                "the zip archive holds {} files ({}); read one with `unzip -p {label} {first} | \
                  sudoku-batch ... -`",
-                names.len(),
+                several.len(),
                 names.join(", "),
-                names[0]
             ))
         }
     }

@@ -1,4 +1,4 @@
-//! Writing helpers shared by every report format: the format names, CSV fields quoted as
+//! Writing code shared by every report format: the format names, CSV fields quoted as
 //! RFC 4180 asks, JSON objects written field by field in a fixed order, 81-cell grids, and
 //! `puzzle[,solution]` lines.
 

@@ -1,5 +1,6 @@
 //! From saved JSON to a [`BarChart`]: bench results (one run, or several compared), and the
-//! `--stats-json` summaries of `solve` (guesses histogram) and `verify` (problem counts).
+//! `--stats-json` summaries of `solve` (guesses histogram) and `verify` (problem counts); the
+//! `rate` summaries' ER histogram is drawn by [`super::ratings`].
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -8,6 +9,7 @@ use super::{Bar, BarChart, PlotError, Scale, Series};
 use crate::bench::export::grouped;
 use crate::bench::BenchResult;
 use crate::distribution::Bucket;
+use crate::rating::summary::RatingBucket;
 
 /// The fields of a bench result a chart needs. Read from `bench --json` lines and
 /// `--export-json` files, old ones too: fields added since (spread, provenance) are optional.
@@ -106,6 +108,13 @@ pub enum PlotInput {
     },
     /// A `verify --stats-json` summary: records per problem, and the records that passed.
     Problems(Vec<(String, u64)>),
+    /// A `rate --stats-json` summary: rated puzzles per ER value.
+    Ratings {
+        /// The file name of the summary's input, when it had exactly one.
+        dataset: Option<String>,
+        /// The histogram.
+        buckets: Vec<RatingBucket>,
+    },
 }
 
 /// Recognise `text`: a bench export (`{"results": [...]}`), one bench result per line, or a
@@ -124,15 +133,14 @@ pub fn parse_input(text: &str) -> Result<PlotInput, PlotError> {
         return Ok(PlotInput::Bench(Vec::deserialize(results)?));
     }
     if let Some(histogram) = value.get("guesses_histogram") {
-        let inputs = value.get("inputs").and_then(Value::as_array);
-        let dataset = match inputs.map(Vec::as_slice) {
-            Some([Value::String(path)]) => std::path::Path::new(path)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned()),
-            _ => None,
-        };
         return Ok(PlotInput::Guesses {
-            dataset,
+            dataset: only_input(&value),
+            buckets: Vec::deserialize(histogram)?,
+        });
+    }
+    if let Some(histogram) = value.get("er_histogram") {
+        return Ok(PlotInput::Ratings {
+            dataset: only_input(&value),
             buckets: Vec::deserialize(histogram)?,
         });
     }
@@ -148,8 +156,20 @@ pub fn parse_input(text: &str) -> Result<PlotInput, PlotError> {
         return Ok(PlotInput::Bench(vec![BenchPoint::deserialize(&value)?]));
     }
     Err(PlotError::Unknown(
-        "expected bench results, or a summary with guesses_histogram or problems".into(),
+        "expected bench results, or a summary with guesses_histogram, er_histogram or problems"
+            .into(),
     ))
+}
+
+/// The file name of a summary's input, when it names exactly one.
+fn only_input(summary: &Value) -> Option<String> {
+    let inputs = summary.get("inputs").and_then(Value::as_array);
+    match inputs.map(Vec::as_slice) {
+        Some([Value::String(path)]) => std::path::Path::new(path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned()),
+        _ => None,
+    }
 }
 
 /// Names in first-seen order, without repeats.
@@ -256,7 +276,7 @@ pub fn compare_chart(runs: &[(String, Vec<BenchPoint>)], scale: Scale) -> BarCha
 }
 
 /// A share for a bar label: "12.3%", and "<0.1%" rather than a "0.0%" that is not zero.
-fn percent(pct: f64) -> String {
+pub(super) fn percent(pct: f64) -> String {
     if pct > 0.0 && pct < 0.05 {
         "<0.1%".to_string()
     } else {

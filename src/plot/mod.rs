@@ -1,5 +1,5 @@
 //! Charts as SVG: benchmark throughput per dataset × algorithm, the same compared across saved
-//! runs, and a dataset's guesses histogram.
+//! runs, a dataset's guesses histogram, and its Sudoku Explainer rating (ER) histogram.
 //!
 //! Every chart is one shape, a [`BarChart`]: horizontal bars in groups (a dataset, a
 //! histogram bucket), one bar per series (an algorithm, a saved run, a stats file) in a fixed
@@ -16,10 +16,12 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 mod charts;
+mod ratings;
 
 pub use charts::{
     bench_chart, compare_chart, histogram_chart, parse_input, problems_chart, BenchPoint, PlotInput,
 };
+pub use ratings::rating_chart;
 
 /// Why a chart could not be made.
 #[derive(Debug, thiserror::Error)]

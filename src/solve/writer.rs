@@ -16,24 +16,15 @@
 //! column's gets `result_` in front (again, until it is unique), so nothing is overwritten:
 //! a Kaggle `puzzle,solution` file gives `puzzle,solution,line,result_solution,status,...`.
 
-use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::grid::{Grid, CELLS};
+use crate::grid::CELLS;
+use crate::io::passthrough::RecordFields;
 use crate::io::write::{write_csv_field, write_grid, JsonObject, OutputFormat};
 use crate::pipeline::{Render, Sink};
 use crate::solve::{RecordStatus, SolvedRecord};
 
-/// What csv and jsonl records hold besides the results.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Columns {
-    /// A `file` field naming the input (when there are several).
-    pub file: bool,
-    /// Write the puzzle with this empty-cell mark instead of as written in the input.
-    pub empty: Option<u8>,
-    /// Repeat each input record before the results (see the module doc).
-    pub passthrough: bool,
-}
+pub use crate::io::passthrough::{Columns, ColumnsDiffer};
 
 /// The result fields of a passthrough record, in order (`file` only with several inputs).
 const RESULT_FIELDS: [&str; 8] = [
@@ -65,28 +56,10 @@ const LINES_BUFFER: usize = 1 << 16;
 #[derive(Clone, Debug)]
 pub struct RecordFormat {
     format: OutputFormat,
-    columns: Columns,
-    /// The current input's name (for the `file` field).
-    file: String,
-    /// Passthrough: the input's column names, then the result names (renamed on a clash).
-    names: Option<(Vec<String>, Vec<String>)>,
-    /// The jsonl result names without passthrough (computed once, not per record).
-    plain_names: Vec<String>,
+    fields: RecordFields,
 }
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
-
-/// A passthrough problem: inputs whose columns differ cannot share one output header.
-#[derive(Debug, thiserror::Error)]
-#[error("--passthrough: {file} has the columns {found}, but the output already has {expected}; pass such files in separate runs")]
-pub struct ColumnsDiffer {
-    /// The input whose columns differ.
-    pub file: String,
-    /// Its columns.
-    pub found: String,
-    /// The columns of the output so far.
-    pub expected: String,
-}
 
 impl<W: Write> ResultWriter<W> {
     /// A writer; `header` asks for the CSV header line before the first record.
@@ -96,10 +69,7 @@ impl<W: Write> ResultWriter<W> {
             header: header && format == OutputFormat::Csv,
             fmt: RecordFormat {
                 format,
-                columns: Columns::default(),
-                file: String::new(),
-                names: None,
-                plain_names: plain_result_names(false),
+                fields: RecordFields::new(&RESULT_FIELDS),
             },
             lines: Vec::new(),
         }
@@ -107,8 +77,7 @@ impl<W: Write> ResultWriter<W> {
 
     /// The same writer with `columns` in its csv and jsonl records.
     pub fn with_columns(mut self, columns: Columns) -> ResultWriter<W> {
-        self.fmt.plain_names = plain_result_names(columns.file);
-        self.fmt.columns = columns;
+        self.fmt.fields.set_columns(columns);
         self
     }
 
@@ -120,39 +89,7 @@ impl<W: Write> ResultWriter<W> {
         file: &str,
         headers: Option<&csv::ByteRecord>,
     ) -> Result<(), ColumnsDiffer> {
-        let fmt = &mut self.fmt;
-        fmt.file = file.to_string();
-        if !fmt.columns.passthrough {
-            return Ok(());
-        }
-        let input: Vec<String> = match headers {
-            Some(h) => h
-                .iter()
-                .map(|n| String::from_utf8_lossy(n).into_owned())
-                .collect(),
-            None => vec!["input".to_string()],
-        };
-        if let Some((expected, _)) = &fmt.names {
-            if *expected != input {
-                return Err(ColumnsDiffer {
-                    file: file.to_string(),
-                    found: input.join(","),
-                    expected: expected.join(","),
-                });
-            }
-            return Ok(());
-        }
-        let results = plain_result_names(fmt.columns.file)
-            .into_iter()
-            .map(|mut name| {
-                while input.iter().any(|c| c.trim().eq_ignore_ascii_case(&name)) {
-                    name.insert_str(0, "result_");
-                }
-                name
-            })
-            .collect();
-        fmt.names = Some((input, results));
-        Ok(())
+        self.fmt.fields.set_input(file, headers)
     }
 
     /// The workers' [`Render`] of this writer's records for the current input: csv and jsonl
@@ -168,24 +105,7 @@ impl<W: Write> ResultWriter<W> {
             return Ok(());
         }
         self.header = false;
-        match &self.fmt.names {
-            Some((input, results)) => {
-                let all: Vec<&String> = input.iter().chain(results).collect();
-                for (i, name) in all.iter().enumerate() {
-                    if i > 0 {
-                        self.out.write_all(b",")?;
-                    }
-                    write_csv_field(&mut self.out, name.as_bytes())?;
-                }
-                self.out.write_all(b"\n")
-            }
-            None => {
-                if self.fmt.columns.file {
-                    self.out.write_all(b"file,")?;
-                }
-                self.out.write_all(CSV_HEADER)
-            }
-        }
+        self.fmt.fields.write_csv_header(&mut self.out, CSV_HEADER)
     }
 
     /// Write one record.
@@ -247,35 +167,9 @@ impl RecordFormat {
 
     fn csv(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
-        if let Some((input, _)) = &self.names {
-            let width = input.len();
-            let fields = r.input.as_ref().and_then(|i| i.text.fields.as_ref());
-            for i in 0..width {
-                let field = match fields {
-                    Some(f) => Cow::Borrowed(f.get(i).unwrap_or_default()),
-                    None if i == 0 => puzzle_text(r, None),
-                    None => Cow::Borrowed(&[][..]),
-                };
-                write_csv_field(&mut *out, &field)?;
-                out.write_all(b",")?;
-            }
-        }
-        if self.columns.file {
-            write_csv_field(&mut *out, self.file.as_bytes())?;
-            out.write_all(b",")?;
-        }
-        // Numbers through `itoa`: `write!` took ~5% of a csv run (format machinery per call).
+        self.fields
+            .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
         let mut number = itoa::Buffer::new();
-        out.write_all(number.format(r.line).as_bytes())?;
-        out.write_all(b",")?;
-        if !self.columns.passthrough {
-            if let Some(id) = r.input.as_ref().and_then(|i| i.id.as_ref()) {
-                write_csv_field(&mut *out, id.as_bytes())?;
-            }
-            out.write_all(b",")?;
-            write_csv_field(&mut *out, &puzzle_text(r, self.columns.empty))?;
-            out.write_all(b",")?;
-        }
         write_grid(&mut *out, o.and_then(|o| o.solution).as_ref(), b'0')?;
         let (solutions, guesses, nodes) =
             o.map_or((0, 0, 0), |o| (o.solutions, o.guesses, o.nodes));
@@ -295,32 +189,9 @@ impl RecordFormat {
     fn json(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
         let mut obj = JsonObject::new(out)?;
-        let (input, results) = match &self.names {
-            Some((input, results)) => (Some(input), results),
-            None => (None, &self.plain_names),
-        };
-        let mut results = results.iter();
-        if let Some(input) = input {
-            let fields = r.input.as_ref().and_then(|i| i.text.fields.as_ref());
-            for (i, name) in input.iter().enumerate() {
-                let value = match fields {
-                    Some(f) => Cow::Borrowed(f.get(i).unwrap_or_default()),
-                    None if i == 0 => puzzle_text(r, None),
-                    None => Cow::Borrowed(&[][..]),
-                };
-                obj.field(name, &String::from_utf8_lossy(&value))?;
-            }
-        }
-        if self.columns.file {
-            obj.field(results.next().expect("file"), &self.file)?;
-        }
-        obj.field(results.next().expect("line"), &r.line)?;
-        if input.is_none() {
-            obj.field("id", &r.input.as_ref().and_then(|i| i.id.as_ref()))?;
-            let puzzle = puzzle_text(r, self.columns.empty);
-            let puzzle = (!puzzle.is_empty()).then(|| String::from_utf8_lossy(&puzzle));
-            obj.field("puzzle", &puzzle)?;
-        }
+        let mut results = self
+            .fields
+            .write_json_start(&mut obj, r.line, r.input.as_deref())?;
         let solution = o.and_then(|o| o.solution).map(|s| s.to_line());
         obj.field(results.next().expect("solution"), &solution)?;
         obj.field(results.next().expect("status"), &r.status())?;
@@ -337,34 +208,6 @@ impl RecordFormat {
             obj.field(results.next().expect("error"), &e)?;
         }
         obj.end()
-    }
-}
-
-/// The result names without passthrough (`file` only with several inputs).
-fn plain_result_names(file: bool) -> Vec<String> {
-    RESULT_FIELDS
-        .iter()
-        .filter(|&&n| n != "file" || file)
-        .map(|n| n.to_string())
-        .collect()
-}
-
-/// The puzzle field: as written in the input, or normalised with `empty` (`--empty`), or
-/// (blocks and boards, whose text is not one field) with `.` for empty cells.
-fn puzzle_text(r: &SolvedRecord, empty: Option<u8>) -> Cow<'_, [u8]> {
-    let line = |g: &Grid, mark: u8| {
-        let mut buf = [0u8; CELLS];
-        g.write_line(mark, &mut buf);
-        Cow::Owned(buf.to_vec())
-    };
-    let Some(record) = &r.input else {
-        return Cow::Borrowed(&[]);
-    };
-    match (empty, record.puzzle.as_ref().ok(), &record.text.puzzle) {
-        (Some(mark), Some(g), _) => line(g, mark),
-        (_, _, Some(text)) => Cow::Borrowed(text),
-        (_, Some(g), None) => line(g, b'.'),
-        (_, None, None) => Cow::Borrowed(&[]),
     }
 }
 
@@ -447,6 +290,7 @@ impl Render<SolvedRecord> for RecordRender {
 mod tests {
     use super::*;
     use crate::error::{GridError, RecordError};
+    use crate::grid::Grid;
     use crate::io::reader::Record;
     use crate::solver::solve_with_limit;
 

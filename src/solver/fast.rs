@@ -78,53 +78,61 @@
 //!   two modes alternate with a growing budget (see [`solve`]). Found by fuzzing: a grid
 //!   whose row had three digits left for two cells took 7.4 million guesses without it.
 //!
-//! Measured (side by side with the `sudoku` crate, see README):
-//! - kept (before 2026-11-30): the stack update run last (13-37% fewer guesses on the hard sets; run eagerly after
-//!   every band fixed point it cost more than it saved); unconditional elimination of placed
-//!   cells (a branch there mispredicts); full peer elimination when placing a given or a
-//!   single; iterating givens as set bits and detecting conflicting givens while placing them.
-//! - kept (2026-11-30, `solve --limit 2 --threads 1` user CPU time, median of 3, on shuffled
-//!   copies `shuffle --seed 7`; branch points per puzzle from `bench`): band-configuration
-//!   branching. forum_hardest_1905_11+ (first 10,000): 1.10 s → 0.82 s, 145.7 → 79.6 branch
-//!   points (tdoku: 65); forum_hardest_1106 (×10): 0.77 s → 0.51 s, 282.8 → 132.5 (tdoku:
-//!   113); magictour top1465: 17.7 → 12.8; 17-clue 1.30 → 0.78. But puzzles7_serg_benchmark
-//!   (many solutions each) got 17% slower (0.24 s → 0.28 s ×5; 6.4 → 7.2 branch points), hence
-//!   a first `HYBRID` (`JCZ` for 8 branch points): serg as `JCZ` (0.24 s), hard sets 0.88 s
-//!   and 0.56 s (88.5 branch points on 11+). Switching after 2 or 4 branch points instead of
-//!   8: 11+ 0.87 s, serg 0.26 s. Neither was the default then (no counting yet).
-//!   Band score over open digits only (a digit with one configuration adds 0, not 1): 79.6 →
-//!   76.7 branch points on shuffled 11+, 132.4 → 126.5 on 1106, speed within noise (+0-3%).
-//! - kept (2026-11-30, `bench --threads 1`, 1 s runs alternating, median of 3-4): the filled
-//!   cells found 16 at a time ([`Grid::given_mask`], SSE2 compare and movemask) instead of a
-//!   shift per cell: Kaggle 25k×40 772k → 909k puzzles/s, 17-clue 331k → 354k, top1465 +1%.
-//!   Also kept: the solved grid read out bit-sliced through a table (`State::solution`)
-//!   instead of visiting each digit's set bits: Kaggle 905k → 930-960k puzzles/s, 17-clue
-//!   +0-4%, top1465 +0-1% (`bench --threads 1 --seconds 1 --runs 3`, alternating, 3 each).
-//!   And: the set-up digit by digit for puzzles with 24 givens or more (each digit's
-//!   givens found by a compare per 16 cells, rows, boxes and columns cleared as whole words;
-//!   `State::new_by_digit`): Kaggle 950k → 1,005k puzzles/s; given by given stays below 24
-//!   (17-clue: digit by digit was 2% slower; with the threshold flat; top1465 flat).
-//!   Lost before that: a first digit-by-digit set-up for every puzzle (each digit's three
-//!   band masks, its rows, columns and boxes by shifts): 909k → 855k on Kaggle, 354k → 342k
-//!   on 17-clue.
-//! - lost (first form): mini-row counting at every fixed point of propagation: 79.6 → 72.3
-//!   branch points on shuffled 11+, but 5-18% slower (`bench`, 2 s runs): its per-node cost
-//!   exceeded what the smaller tree saved.
-//! - kept (2026-11-30, second session on it; CPU time of `solve --threads 1 --limit 2`
-//!   (`perf stat -e task-clock`), median of 3-5 interleaved runs, shuffled copies
-//!   `shuffle --seed 7`: 1905_11+ first 10,000, 1106 ×10, serg ×5, top1465 ×20; the other
-//!   core busy, load average 2-3): mini-row counting run only when the search is about to
-//!   branch in a band rule, in one pass with the band choice (one `MINI_ROWS` lookup per word
-//!   gives the configurations, their union and their intersection). It makes band branching
-//!   robust on nearly empty grids (~65,600 → ~45 nodes) and shrinks the trees: `BANDS` on
-//!   1905_11+ 79.6 → 67.4 branch points (tdoku 65), 1106 132 → 117 (tdoku 113). Counting
-//!   run at every branch point of `JCZ` too (before switching) cut nothing there and cost
-//!   4-15% (serg): lost. The occupancy of all 27 words computed by shifts first (a loop that
-//!   vectorises), then the lookups: `BANDS` 3-4% faster than one word at a time through
-//!   `SHRINK` (11+ 819 → 793 ms, 1106 517 → 499 ms, serg 288 → 276 ms). Lost: counting
-//!   the tie-breaking candidate cells only for bands tied on configurations (27 popcounts
-//!   fewer per scan, same choice): no change beyond the runs' spread (±1%).
-//! - the switch of `HYBRID`, measured with counting (same method; `jcz` = today's default):
+//! # Measured: what was kept and what was lost
+//!
+//! Each entry gives the date and the commit that made the change (kept) or recorded the
+//! measurement (lost). "Shuffled" means symmetry-shuffled copies (`shuffle --seed 7`); sets
+//! are tdoku's (17-clue, top1465, forum_hardest 1905_11+ and 1106, serg_benchmark) and the
+//! Kaggle 25k sample. Until 2026-12-01 00:48 UTC the machine was an AMD EPYC family 0x17
+//! (Zen 2, slow PEXT), after it family 0x19 (Zen 4). Comparisons with tdoku and the `sudoku`
+//! crate are in `docs/performance.md`.
+//!
+//! - kept (2026-11-29, 88b1e9c): the stack update run last (13-37% fewer guesses on the hard
+//!   sets; run eagerly after every band fixed point it cost more than it saved);
+//!   unconditional elimination of placed cells (a branch there mispredicts); full peer
+//!   elimination when placing a given or a single; givens iterated as set bits, conflicting
+//!   givens detected while placing them.
+//! - lost (2026-11-29, 88b1e9c): a global minimum-candidates cell when no bivalue cell exists
+//!   (241 vs 174 guesses/puzzle on 1106); bivalue cells scored by the candidates of their
+//!   digits (19% fewer guesses, slower overall); probing the fallback cells with propagation;
+//!   branching on a digit with two places in a row; a pending-word bitmask updated on every
+//!   elimination instead of comparing with `prev` (10-15% slower: one long dependency
+//!   chain); the digit with more places tried first (fewer guesses on the unique sets,
+//!   slower on serg).
+//! - kept (2026-11-30, 57de228 and 1b80d0c; `solve --limit 2 --threads 1` user CPU, median of
+//!   3, shuffled): band-configuration branching. 1905_11+ (first 10,000) 1.10 → 0.82 s,
+//!   145.7 → 79.6 branch points (tdoku: 65); 1106 (×10) 0.77 → 0.51 s, 282.8 → 132.5
+//!   (tdoku: 113); top1465 17.7 → 12.8; 17-clue 1.30 → 0.78. But serg got 17% slower (0.24
+//!   → 0.28 s ×5; 6.4 → 7.2 branch points), hence the hybrid rule. A band's score over its
+//!   open digits only (a digit with one configuration adds 0): 79.6 → 76.7 branch points on
+//!   11+, 132.4 → 126.5 on 1106, speed within noise.
+//! - lost (2026-11-30, 57de228 and 1b80d0c): the (band, digit) with the fewest
+//!   configurations over the whole grid instead of the best band first (130 branch points on
+//!   11+ against 80, half the speed); a bivalue cell first and band configurations only when
+//!   there is none (95.8 branch points on 11+, serg still 8% slower), also with a digit of
+//!   exactly two configurations before a bivalue cell (no better on serg); mini-row counting
+//!   at every fixed point of propagation (79.6 → 72.3 branch points on 11+, but 5-18%
+//!   slower: its per-node cost exceeded what the smaller tree saved).
+//! - kept (2026-11-30, 0302fe1, eb9b74e, eeccd23; `bench --threads 1`, alternating runs):
+//!   the filled cells found 16 at a time ([`Grid::given_mask`], SSE2 compare and movemask)
+//!   instead of a shift per cell: Kaggle 772k → 909k puzzles/s, 17-clue 331k → 354k. The
+//!   solved grid read out bit-sliced through a table (`State::solution`): Kaggle 905k →
+//!   930-960k. The set-up digit by digit for puzzles with 24 givens or more
+//!   (`State::new_by_digit`): Kaggle 950k → 1,005k; below 24 givens it was 2% slower on
+//!   17-clue, hence the threshold. Lost before it: a first digit-by-digit set-up for every
+//!   puzzle by shifts (Kaggle 909k → 855k, 17-clue 354k → 342k).
+//! - kept (2026-11-30, 525d57e; CPU time of `solve --threads 1 --limit 2`, median of 3-5
+//!   interleaved runs, shuffled: 1905_11+ first 10,000, 1106 ×10, serg ×5, top1465 ×20):
+//!   mini-row counting run only when a band rule is about to branch, in one pass with the
+//!   band choice (one `MINI_ROWS` lookup per word gives the configurations, their union and
+//!   their intersection). It makes band branching robust on nearly empty grids (~65,600 →
+//!   ~45 nodes) and shrinks the trees: `BANDS` on 11+ 79.6 → 67.4 branch points (tdoku 65),
+//!   1106 132 → 117 (tdoku 113). The occupancy of all 27 words computed by shifts first (a
+//!   loop that vectorises), then the lookups: `BANDS` 3-4% faster than one word at a time.
+//!   Lost: counting at every branch point of `JCZ` too (cut nothing, cost 4-15% on serg);
+//!   the tie-breaking candidate cells counted only for bands tied on configurations (no
+//!   change beyond ±1%, a2530c1).
+//! - kept (2026-11-30, 525d57e, same method): the switch of `HYBRID`:
 //!
 //!   | rule | 11+ | 1106 | serg | top1465 |
 //!   |---|---:|---:|---:|---:|
@@ -134,169 +142,109 @@
 //!   | after 4 dead ends (kept) | 865-873 | 561 | 223 | 441 |
 //!   | restart as `bands` after 4 `jcz` dead ends | 869 | 535 | 219 | 544 |
 //!
-//!   (after 1, 2 or 8 dead ends: 11+ and 1106 within 1% of 4, serg 226 / 219 / 217 ms; a
-//!   restart after 1 or 2 dead ends: 11+ 839 / 849 ms, serg 248 / 227 ms.) `bands` is the
-//!   fastest on every hard set but 27% slower on serg, whose puzzles (all with several
-//!   solutions) need ~7 branch points and pay for the band scan (a quarter of `bands`' time
-//!   there, `perf`) at each; the hybrid keeps serg within 1-3% of `jcz` (the runs' spread is
-//!   ~2%) and is 19-28% faster on the hard sets. Restarting wastes the `jcz` prefix on
-//!   medium puzzles (top1465 +14%): lost.
-//!   Result (`compare.sh --isomorphs 7 --rounds 3`, 17:44-17:52 UTC, other core busy),
-//!   ours/tdoku at limit 1 / 2: 1905_11+ 0.94 / 0.95 (`jcz` default: 0.77 / 0.75), 1106
-//!   0.90 / 0.87 (0.66 / 0.60), top1465 1.06 / 0.96 (0.98 / 0.85); serg 0.95 / 0.99 and
-//!   Kaggle 1.82 / 1.73 as before; CPU time against main's `jcz` default (18:17 UTC, quiet,
-//!   median of 5), L1 / L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue
-//!   −3%, serg +1% / 0%, Kaggle 0% / −2%. Branch points per puzzle at limit 2, `fast` / `bands` /
-//!   tdoku: 79.0 / 67.3 / 65.0 on 11+, 137.4 / 116.9 / 113.2 on 1106 (README table).
-//! - lost (2026-11-30, third session, reverted at merge; back in the seventh session with a
-//!   work budget, see below; same method, 3 interleaved runs,
-//!   limit 2): `HYBRID` taking `BANDS` from the root when the root's propagation left ≥ 50
-//!   cells open. It took Norvig's "impossible" puzzle (no solution, 17 givens) from 51
-//!   guesses to 65,536: `BANDS` from the root does not refute it before the work budget
-//!   restarts the search (pure `bands` already took 65,537; `jcz` 1,909), so the test
-//!   `impossible_puzzle_is_refuted_quickly` now bounds it. Until band branching refutes such
-//!   grids, the figures it measured (open
+//!   (After 1, 2 or 8 dead ends: 11+ and 1106 within 1% of 4, serg 226 / 219 / 217 ms.)
+//!   `bands` is the fastest on every hard set but 27% slower on serg, whose puzzles (all with
+//!   several solutions) need ~7 branch points and pay for the band scan (a quarter of
+//!   `bands`' time there, `perf`) at each; the hybrid keeps serg within 1-3% of `jcz` and is
+//!   19-28% faster on the hard sets. Restarting wastes the `jcz` prefix on medium puzzles
+//!   (top1465 +14%): lost. CPU time against the `jcz` default (159b7fd, median of 5), L1 /
+//!   L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue −3%, serg +1% / 0%.
+//! - kept (2026-11-30, d78a5fd; 5 interleaved runs, limit 2): the digit of a naked single
+//!   read from four bit-sliced words of its band instead of a loop over the digits (whose
+//!   exit mispredicts): 11+ 808 → 794 ms, 1106 502 → 497, serg ×5 220 → 218 (1-2%, every
+//!   run of each set; same trees). Lost (d78a5fd): the hidden singles in rows placed at the
+//!   end of each round of band updates instead of after each word: 18% slower on 1106, 8% on
+//!   serg.
+//! - kept (2026-11-30, 2461c83; 5 interleaved runs, limit 1; now `bands` only): in searches
+//!   on configurations from the root, the configuration with the fewest candidate cells
+//!   tried first: branch points 11+ 38.1 → 37.1, 1106 64.5 → 61.2; CPU time 11+ 424 → 412
+//!   ms, 1106 274 → 257 ms; limit 2 unchanged (the whole tree is searched). The most cells
+//!   first: 39.3 and 64.4 branch points.
+//! - lost (2026-11-30, 86d8c25, reverted in 03cef1b): `HYBRID` taking `BANDS` from the root
+//!   when the root's propagation left ≥ 50 cells open, without a budget. 11+ 882 → 805 ms,
+//!   1106 567 → 508 ms, but Norvig's "impossible" puzzle (no solution, 17 givens) went from
+//!   51 guesses to 65,536: `BANDS` from the root does not refute it before the work budget
+//!   restarts the search. `impossible_puzzle_is_refuted_quickly` bounds it since. Open
 //!   cells at the root: 11+ 55-60, 1106 54-61, top1465 mostly 45-63, serg 31-47, 17-clue
-//!   11-64). Against the previous default: 11+ 882 → 805 ms (`bands` 796), 1106 567 →
-//!   508 ms (`bands` 504), top1465 ×5 115 → 110 ms, 17-clue 179 → 170 ms, serg within
-//!   noise (224-232 ms; `bands` 282-287). Thresholds 40 / 45 cost serg 30% / 17%; 48 and 55
-//!   measured like 50) show what a safe version would buy.
-//! - kept (third session; 5 interleaved runs, limit 2): the digit of a naked single read
-//!   from four bit-sliced words of its band instead of a loop over the digits (whose exit
-//!   mispredicts): 11+ 808 → 794 ms, 1106 502 → 497, serg ×5 220 → 218, top1465 ×5 108 →
-//!   107 (1-2%, every run of each set; same trees).
-//! - kept (third session; 5 interleaved runs, limit 1, measured with the root rule above;
-//!   now `bands` only): in searches on configurations from
-//!   the root, the configuration with the fewest candidate cells tried first (increasing
-//!   order before; kept for the late switch of `HYBRID`, whose puzzles have several
-//!   solutions, so the first solution reported stays the same): branch points per puzzle
-//!   11+ 38.1 → 37.1, 1106 64.5 → 61.2; CPU time 11+ 424 → 412 ms, 1106 274 → 257 ms,
-//!   top1465, 17-clue, serg within noise; limit 2 unchanged (the whole tree is searched).
-//!   The most cells first: 39.3 and 64.4 branch points.
-//! - with the root rule (reverted), `compare.sh --isomorphs 7 --rounds 3`, 20:20-20:30 UTC,
-//!   ours/tdoku at limit 1 / 2: 11+ 1.09 / 1.06, 1106 1.03 / 0.99, top1465 1.05 / 1.03,
-//!   17-clue 1.85 / 1.78, serg 0.96 / 0.98, Kaggle 1.80 / 1.70; branch points at limit 2:
-//!   11+ 67.6 (tdoku 65.0), 1106 117.0 (113.2). Without it, see the README.
-//! - kept (seventh session, 2026-12-01; `solve --threads 1` CPU time, 3 interleaved runs,
-//!   shuffled copies, limit 2, against 15f4b9c): the root rule above again, now capped at
-//!   `WIDE_BUDGET` = 2,048 nodes before starting over on cells: 11+ 887 → 783 ms, 1106
-//!   553 → 503, top1465 ×5 110 → 104, 17-clue 168 → 163, serg and Kaggle flat; Norvig's
-//!   impossible puzzle 51 → 2,099 guesses (the uncapped rule: 65,536; a 1 << 16 budget:
-//!   65,589 nodes).
-//! - kept (seventh session; 5 interleaved runs): `changed_words` on the x86 paths as three
-//!   AVX2 compares with one `movemask` each plus an overlapping load for words 24-26 (the
-//!   compiler's vectorisation of the loop reduced lanes with shifts and ORs; it was 19% of
-//!   a `perf` profile of 1106 at limit 2): limit 2, 11+ 841 → 811 ms, 1106 523 → 511, serg
-//!   229 → 222, top1465 ×5 107 → 104; limit 1, 11+ 407 → 393, 1106 255 → 245, serg 217 →
-//!   206, top1465 ×5 80 → 70. Lost: a scalar loop with `read_volatile` (to stop the
-//!   vectorisation): 17% slower.
-//! - kept (seventh session, on a Zen 4): `State::new` compiled inside each path's copy
+//!   11-64; thresholds 40 / 45 cost serg 30% / 17%, 48 and 55 measured like 50. Lost with
+//!   it (86d8c25): skipping `changed_words` when a round of band updates provably changed
+//!   nothing (serg +6%, 11+ +2%), and the mini-row occupancy by shifts in the band update
+//!   instead of 3 `SHRINK` lookups (a longer dependency chain: 11+ +2.5%, top1465 +8%).
+//! - kept (2026-12-01, 4f9eb1f; `solve --threads 1` CPU time, 3 interleaved runs, shuffled,
+//!   limit 2, against 15f4b9c): the root rule above within `WIDE_BUDGET` = 2,048 nodes
+//!   before starting over on cells: 11+ 887 → 783 ms, 1106 553 → 503, top1465 ×5 110 →
+//!   104, 17-clue 168 → 163, serg and Kaggle flat; Norvig's puzzle 51 → 2,099 guesses (a
+//!   1 << 16 budget: 65,589 nodes).
+//! - kept (2026-12-01, 2bb9b07; 5 interleaved runs): `changed_words` on the x86 paths as
+//!   three AVX2 compares with one `movemask` each plus an overlapping load for words 24-26
+//!   (the compiler's vectorisation reduced lanes with shifts and ORs; 19% of a `perf`
+//!   profile of 1106 at limit 2): limit 2, 11+ 841 → 811 ms, 1106 523 → 511, serg 229 →
+//!   222; limit 1, 11+ 407 → 393, 1106 255 → 245, top1465 ×5 80 → 70. Lost: a scalar loop
+//!   with `read_volatile` (17% slower).
+//! - kept (2026-12-01, d3192c5, Zen 4): `State::new` compiled inside each path's copy
 //!   (`paths::new_state`), not for the baseline, where `count_ones` was a bit-twiddling
-//!   sequence: Kaggle 25k `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
-//! - lost (seventh session, Zen 4): `State::solution` inlined into the path copies too:
-//!   Kaggle `bench`, 9 alternating runs, 0.79-1.05 of before (median 0.99).
-//! - kept (ninth session, 2026-12-01, Zen 4): a branch hands the search the words it changed
+//!   sequence: Kaggle `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
+//!   Lost (0172619): `State::solution` inlined into the path copies too (median 0.99).
+//! - lost (2026-12-01, 5a810d4, Zen 4): *stack* configurations beside the band ones (tdoku
+//!   chooses among both orientations), counted like the mini-rows and offered to the branch
+//!   choice. Branch points at limit 2, shuffled: 1106 116.9 → 109.0 (tdoku 113.2), 11+ 67.2 →
+//!   60.9, top1465 10.65 → 9.06; but the second pass at every branch point cost more than
+//!   the smaller trees saved: `bench --threads 1 --limit 2`, 15 alternating runs, 1106 0.96
+//!   of before, 11+ 0.94-0.95. Only a much cheaper column view would make it pay. Lost too:
+//!   the set-up's band words found by the path and the digit-by-digit set-up as shifts and
+//!   masks (callgrind on Kaggle 6,640 → 6,080 instructions per record, but `bench` 1.005 of
+//!   before in 25 alternating runs: the set-up's time is not its instruction count).
+//! - lost (2026-12-01, ea845e2, Zen 4): the 9-digit clear of `update_word` made conditional
+//!   (`placed != 0`): 0.96 of before on shuffled 1106 and 11+ (`bench`, 11 alternating runs).
+//! - kept (2026-12-01, 53d3aa9, Zen 4): a branch hands the search the words it changed
 //!   (`hint`: the configuration's word; or the cell's digits' words in its band and those
 //!   of the assigned digit's other bands that lost the column), and the node's first round
-//!   of band updates takes them (`State::update_hinted`) instead of comparing all 27 words
+//!   of band updates takes them ([`State::update_hinted`]) instead of comparing all 27 words
 //!   with `prev`. Nodes and output identical; a debug assertion checks under `cargo test`
 //!   that every changed word is in the hint (a wrong hint fails 11 solver tests). `bench
-//!   --threads 1`, 21 alternating 0.5 s runs against d18f8bb (a noisy hour: spreads ±15%),
-//!   medians of the pairwise ratios: shuffled `--seed 7` 1106 L2 1.028, 11+ L2 1.032, serg
-//!   L1 1.021; 1106 as given L1 1.035. Callgrind (`solve --threads 1 --limit 1`): serg
-//!   184.6M → 186.8M instructions, 1106 132.9M → 132.8M.
-//!   It saves one ~15-instruction comparison per node (the total stays about the same: the
-//!   hint's own bookkeeping costs as much), yet 3% of the time on 1106: likely
-//!   the comparison's 32-byte loads, issued right after the branch's 4-byte stores, cannot
-//!   take their data from the store buffer and wait (no hardware counters here to confirm).
-//!   Lost on the way: the hint passed into `propagate` for its first `update_all` (the
-//!   compiler then peeled that loop: +4% instructions on serg, +3% on 1106, and serg no
-//!   faster); the hint kept in `State` (4 more bytes copied per branch) with the
-//!   band's 9 words and the digit's 3 for every cell branch: serg 0.76 (most of those words
-//!   were unchanged and updated for nothing); with the cell's digits only, still in `State`:
-//!   serg 0.97-0.98; hints also after naked singles (each placed digit's 3 words) and after
-//!   the stack updates: no better than the branch hints alone (1106 L2 1.022 vs 1.030, 11+
-//!   1.024 vs 1.034). And every round's comparison replaced by the words each update may
-//!   have touched, checked one by one (a scalar loop): 0.85 on 1106, 11+ and top1465; the
-//!   comparison as 27 scalar `read_volatile` loads: 0.84.
-//! - lost (ninth session): the eighth session's open lead (band with the fewest open digits
-//!   first, the digit of fewest cells), used only with limit ≥ 2 (limit 1 kept today's
-//!   choice, where it cost 1106 2%): 11 alternating runs, 1106 L2 1.011 shuffled and 1.019
-//!   as given, 11+ L2 1.010 (not the +19% of the eighth session's 9 runs), top1465 L2 0.957,
-//!   serg 0.994, and limit 1 0.983 on 1106 both ways although its choice was unchanged (the
-//!   extra count in the band pass). Not kept. Its nodes per puzzle, shuffled `--seed 7`, L2 /
-//!   L1: 1106 245.4 → 236.0 / 124.8 → 125.7, 11+ first 10,000 147.0 → 130.7 / 75.0 → 66.4,
-//!   top1465 22.5 → 23.2 / 13.7 → 14.1; as given, 1106 L1 118.3 → 123.1. Other keys the
-//!   eighth session tried (nodes only), all worse than today on 1106 or 11+: ties on more
-//!   cells instead of fewer, the band's configurations net of its open digits, their average
-//!   per open digit, configurations plus 1-4 per open digit, fixed digits' cells.
-//! - lost (tenth session, 2026-12-01, Zen 4): the ninth session's small lead, dropping the
-//!   `st.cand[d * 3 + band] &= !bit` after each digit a cell branch has tried (the next
-//!   copy's `assign`, and the last one's in `st`, clear the cell from every digit anyway, so
-//!   nodes and output are unchanged; the hope was to spare a narrow store right before the
-//!   next 228-byte copy): `bench --threads 1`, 15 alternating 0.5 s runs (spreads ±15%),
-//!   shuffled `--seed 7` 1106 L2 0.996, 11+ L2 0.989, serg L1 1.031, top1465 L2 1.019; 1106
-//!   as given L1 0.999. Nothing measurable; not kept.
-//! - lost (eighth session, 2026-12-01, Zen 4): *stack* configurations beside the band ones
-//!   (tdoku chooses among both orientations): each stack's 9 mini-columns per digit (band ×
-//!   column of the stack, read through `MINI_ROWS` with band as row) counted like the
-//!   mini-rows, and the stacks offered to the branch choice. Branch points per puzzle at limit
-//!   2, shuffled `--seed 7` (nodes): 1106 116.9 → 109.0 (245 → 221; tdoku 113.2), 11+ 67.2 →
-//!   60.9 (141 → 124), top1465 10.65 → 9.06; counting on stacks without branching on them
-//!   110.9 / 64.0 / 9.15; branching on stacks without counting them 119.8 / 65.7 / 10.2. But
-//!   the second pass at every branch point (27 more occupancies and lookups, and more words
-//!   changed per branch) cost more than the smaller trees saved: `bench --threads 1 --limit
-//!   2`, 15 alternating 0.5 s runs, 1106 0.96 of before (counting alone 0.95), 11+ 0.94-0.95
-//!   (5 runs). Only a much cheaper column view would make it pay.
-//! - kept (twelfth session, 2026-12-01, Zen 4): on the `bmi2` path, the band update's
-//!   mini-row occupancy as one PEXT of the word folded onto each mini-row's first cell
-//!   (`occupancy_bmi2`) instead of three `SHRINK` lookups (a shift-and-mask version, a
-//!   longer chain, had lost in the third session; Zen 2's slow PEXT keeps the lookups on
-//!   the `avx2` path). Callgrind, output identical: shuffled 1106 L2 258.6M → 248.4M
-//!   instructions (−4.0%), Kaggle 20k 128.9M → 123.5M (−4.2%), serg 2k L1 37.8M → 36.4M
-//!   (−3.7%). `bench --threads 1`, 0.5 s runs alternating, medians of the pairwise ratios:
-//!   shuffled `--seed 7` 1106 L2 1.037 (15 runs), 11+ L2 1.040 (15); 1106 as given L1 1.055
-//!   (15); top1465 L2 1.008 (11), serg L1 1.028 (11) (spreads ±15-25%: a noisy hour).
-//!   Lost beside it (same session): a word's row singles found by `r & (r - 1)` per row
-//!   instead of three `SINGLE9` lookups (+1.5% instructions, `bench` 0.972 on shuffled 1106
-//!   L2, 15 runs); and the band update's 9-digit clear as three 8-word AVX2 ANDs (the other
-//!   bands' lanes AND with all ones) instead of 9 narrow ones: 0.80 on shuffled 1106 L2 (9
-//!   runs). Those 32-byte loads come right after the update's 4-byte stores to the same
-//!   words, the pattern the ninth session suspected of waiting on store forwarding; a loss
-//!   that large from 3 wide operations in place of 9 narrow ones supports that suspicion.
-//! - lost (eighth session): the set-up's band words found by the path (AVX2: a 32-byte compare
-//!   and `movemask` per band and digit, instead of 128-bit masks split by shifts) and the
-//!   digit-by-digit set-up as shifts and masks over the 27 words (instead of lookups and
-//!   popcounts per digit): callgrind, `solve` on the Kaggle 25k sample, 6,640 → 6,080
-//!   instructions per record (set-up 1,580 → 1,030), output identical; but `bench --threads
-//!   1`, 25 alternating 0.5 s runs, 1.005 of before (spread 0.89-1.18): the set-up's time is
-//!   not its instruction count. Not kept.
-//! - lost (eighth session): the 9-digit clear of `update_word` made conditional again
-//!   (`placed != 0`), in case the AVX2 change scan's wide loads stall on those 9 narrow
-//!   stores (the hottest instruction of a `perf` profile of 1106 at limit 2 is the scan's
-//!   first 32-byte load, right after `update_word`'s stores): `bench --threads 1 --limit 2`,
-//!   11 alternating 0.5 s runs, 0.96 of before on shuffled 1106 and 11+. Whether that load
-//!   waits on store forwarding (no hardware counters in this VM to tell) stays open.
-//! - lost (third session): placing the hidden singles in rows at the end of each round of
-//!   band updates instead of after each word (so updates of different digits would not
-//!   wait on each other through memory): 18% slower on 1106, 8% on serg (`bench`).
-//! - lost (third session): skipping `changed_words` when a round of band updates provably
-//!   changed nothing (exact change bits for the two other bands, all of a band's words when
-//!   a cell was placed): serg +6%, 11+ +2%, 1106 flat; and the mini-row occupancy by shifts
-//!   in the band update instead of 3 `SHRINK` lookups (a longer dependency chain): 11+ a
-//!   further +2.5%, top1465 +8%.
-//! - lost: the (band, digit) with the fewest configurations over the whole grid instead of
-//!   the best band first: 130 branch points on shuffled 11+ (vs 80), half the speed.
-//! - lost: branching on a bivalue cell first and on band configurations only when there is
-//!   none (95.8 branch points on shuffled 11+, serg still 8% slower); the same, except that
-//!   a digit with exactly two configurations goes before a bivalue cell (no better on serg).
-//! - lost (before 2026-11-30): a global minimum-candidates cell when no bivalue cell exists (241 vs 174
-//!   guesses/puzzle on forum_hardest_1106); scoring bivalue cells by the candidates of their
-//!   digits (19% fewer guesses, slower overall); probing the fallback cells with propagation
-//!   (lookahead); branching on a digit with two places in a row; a pending-word bitmask
-//!   updated on every elimination instead of comparing with `prev` (10-15% slower: one long
-//!   dependency chain); trying the digit with more places first (fewer guesses on the unique
-//!   sets, slower on serg).
+//!   --threads 1`, 21 alternating runs against d18f8bb, medians of the pairwise ratios:
+//!   shuffled 1106 L2 1.028, 11+ L2 1.032, serg L1 1.021; 1106 as given L1 1.035. It saves
+//!   one ~15-instruction comparison per node (callgrind totals about the same), yet 3% of the
+//!   time: likely the comparison's 32-byte loads, issued right after the branch's 4-byte
+//!   stores, cannot take their data from the store buffer (no hardware counters on these VMs
+//!   to confirm). Lost (53d3aa9): the hint passed into `propagate`'s first `update_all` (the
+//!   loop got peeled: +4% instructions on serg); the hint kept in `State` (serg 0.76, or
+//!   0.97-0.98 with the cell's digits only); hints after naked singles and stack updates too
+//!   (no better); every round's comparison replaced by a scalar check of the words each
+//!   update may have touched (0.85), or 27 scalar `read_volatile` loads (0.84).
+//! - lost (2026-12-01, b7e9791, d18f8bb and 53d3aa9): the band with the fewest open digits
+//!   first, the digit of fewest cells, used only with limit ≥ 2: 11 alternating runs, 1106
+//!   L2 1.011 shuffled and 1.019 as given, 11+ L2 1.010, top1465 L2 0.957, serg 0.994.
+//!   Nodes per puzzle, shuffled, L2: 1106 245.4 → 236.0, 11+ (first 10,000) 147.0 → 130.7,
+//!   top1465 22.5 → 23.2. Other keys (nodes only), all worse on 1106 or 11+: ties on more
+//!   cells, the band's configurations net of its open digits, their average per open digit,
+//!   configurations plus 1-4 per open digit, fixed digits' cells.
+//! - lost (2026-12-01, 67a395b, Zen 4): dropping the `st.cand[d * 3 + band] &= !bit` after
+//!   each digit a cell branch has tried (the next copy's `assign` clears the cell anyway):
+//!   15 alternating runs, 1106 L2 0.996, 11+ L2 0.989, serg L1 1.031, top1465 L2 1.019.
+//!   Nothing measurable.
+//! - kept (2026-12-01, 787572d, Zen 4): on the `bmi2` path, the band update's mini-row
+//!   occupancy as one PEXT of the word folded onto each mini-row's first cell
+//!   (`occupancy_bmi2`) instead of three `SHRINK` lookups (Zen 2's slow PEXT keeps the
+//!   lookups on the `avx2` path). Callgrind, output identical: shuffled 1106 L2 −4.0%
+//!   instructions, Kaggle −4.2%, serg −3.7%. `bench --threads 1`, alternating runs, medians
+//!   of the pairwise ratios: shuffled 1106 L2 1.037 (15 runs), 11+ L2 1.040 (15); 1106 as
+//!   given L1 1.055 (15); top1465 L2 1.008, serg L1 1.028 (11 each). Lost (cc0bad0): a
+//!   word's row singles found by `r & (r - 1)` per row instead of three `SINGLE9` lookups
+//!   (0.972 on shuffled 1106 L2); the band update's 9-digit clear as three 8-word AVX2 ANDs
+//!   (0.80: those 32-byte loads come right after the update's 4-byte stores to the same
+//!   words, which supports the store-forwarding explanation above).
+//! - lost (2026-12-02, measured against 0971467, Zen 4): three changes together, the band
+//!   choice's counts for all three bands from one lookup per word bit-sliced in a `u64`,
+//!   band updates with the band a constant, and an AVX-512 path (changed-word scan and
+//!   the choice's per-word counts in 16 lanes). Callgrind (`bmi2` path, output identical):
+//!   shuffled 1106 L2 −18.8% instructions, serg −9.6%, Kaggle −12%. `bench --threads 1`,
+//!   11 alternating runs per cell pinned to one core on an idle machine, medians of the
+//!   pairwise ratios (AVX-512 path): 1106 1.03-1.06 and 11+ 0.99-1.05 and top1465
+//!   1.01-1.05 as given and on two shuffled seeds at both limits, but 17-clue 0.94-0.98
+//!   and serg 0.94-1.00 (the `bmi2` path alone: 17-clue 0.93, serg 0.95). A few percent on
+//!   the hard sets does not pay for a loss on the easy ones; the instructions saved are
+//!   mostly not on the critical path.
 
 mod bands;
 mod paths;
@@ -816,22 +764,9 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             return;
         }
         if RULE == HYBRID && tally.root == Root::Undecided {
-            // The root's fixed point: a wide-open grid takes band configurations from here,
-            // under a small budget (see `solve_on`).
-            let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
-            tally.root = if open >= HYBRID_WIDE {
-                tally.budget = tally.budget.min(WIDE_BUDGET);
-                Root::Wide
-            } else {
-                Root::Narrow
-            };
+            decide_root(&st, tally);
         }
-        // Hybrid: band configurations from the root of a wide-open grid; else cells while
-        // the search has met few dead ends (most puzzles with many solutions never meet
-        // more), band configurations after.
-        let bands = RULE == BANDS
-            || (RULE == HYBRID && (tally.root == Root::Wide || tally.dead_ends >= HYBRID_AFTER));
-        if !CAREFUL && bands {
+        if !CAREFUL && branches_on_bands::<RULE>(tally) {
             let Ok(step) = st.band_step() else {
                 tally.dead_ends += 1;
                 return;
@@ -862,6 +797,28 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             None => return,
         }
     }
+}
+
+/// At the root's fixed point (`HYBRID`): a wide-open grid takes band configurations from
+/// here, under a small budget (see `solve_on`).
+#[inline(always)]
+fn decide_root(st: &State, tally: &mut Tally) {
+    let open: u32 = st.unsolved.iter().map(|u| u.count_ones()).sum();
+    tally.root = if open >= HYBRID_WIDE {
+        tally.budget = tally.budget.min(WIDE_BUDGET);
+        Root::Wide
+    } else {
+        Root::Narrow
+    };
+}
+
+/// Whether the search branches on band configurations here. Hybrid: from the root of a
+/// wide-open grid; else cells while the search has met few dead ends (most puzzles with many
+/// solutions never meet more), band configurations after.
+#[inline(always)]
+fn branches_on_bands<const RULE: u8>(tally: &Tally) -> bool {
+    RULE == BANDS
+        || (RULE == HYBRID && (tally.root == Root::Wide || tally.dead_ends >= HYBRID_AFTER))
 }
 
 /// Branch on the candidates of the cell `bit` of `band`: every digit but the last is searched

@@ -7,7 +7,7 @@
 //! A collision would report two different puzzles as duplicates; nothing else can go wrong.
 //! The table stores `([u64; 2], u64)` entries (24 bytes, alignment 8) plus hashbrown's control
 //! byte, at a load of 44-88%: 10 million distinct puzzles take about 420 MB, with ~630 MB at
-//! the peak while the table grows (measured figures in the README).
+//! the peak while the table grows (measured figures in `docs/verify.md`).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, DefaultHasher, Hasher};

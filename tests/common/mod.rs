@@ -1,4 +1,4 @@
-//! Helpers shared by the integration test binaries (each uses a subset).
+//! Code shared by the integration test binaries (each uses a subset).
 #![allow(dead_code)]
 
 pub mod counting;

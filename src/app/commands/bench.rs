@@ -53,7 +53,7 @@ pub struct BenchArgs {
 
     /// Minimum timed seconds per dataset and algorithm, all runs together: each of the --runs
     /// runs solves round after round for SECONDS/RUNS (slow algorithms are cut off there).
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = parse_seconds)]
     pub seconds: f64,
 
     /// Timed runs per dataset and algorithm, after an untimed warm-up; the table shows their
@@ -91,6 +91,18 @@ pub struct BenchArgs {
     pub input: InputArgs,
 }
 
+/// `--seconds`: above 0 and at most a day (`inf`, `nan` or a negative time would measure
+/// forever, or nothing).
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        Ok(_) => Err(format!(
+            "{s}: the seconds must be above 0 and at most 86400 (a day)"
+        )),
+        Err(_) => Err(format!("{s:?} is not a number of seconds")),
+    }
+}
+
 /// The files asked for with --export-* and --plot, opened before any measuring.
 struct Exports {
     json: Option<LateFile>,
@@ -119,25 +131,27 @@ impl Exports {
         })
     }
 
-    /// Write every file asked for; each is complete or absent.
+    /// Write every file asked for, then move them into place: all of them, or (after an
+    /// error in any) none.
     fn write(self, results: &[BenchResult]) -> anyhow::Result<()> {
+        let mut done = Vec::new();
         if let Some(f) = self.json {
-            f.write(|w| export::write_json(w, results))?;
+            done.push(f.fill(|w| export::write_json(w, results))?);
         }
         if let Some(f) = self.csv {
-            f.write(|w| export::write_csv(w, results))?;
+            done.push(f.fill(|w| export::write_csv(w, results))?);
         }
         if let Some(f) = self.markdown {
-            f.write(|w| export::write_markdown(w, results))?;
+            done.push(f.fill(|w| export::write_markdown(w, results))?);
         }
         if let Some(f) = self.plot {
             let points: Vec<plot::BenchPoint> =
                 results.iter().map(plot::BenchPoint::from).collect();
             let svg = plot::render_svg(&plot::bench_chart(&points, plot::Scale::Auto))
                 .context("cannot draw the chart")?;
-            f.write(|w| w.write_all(svg.as_bytes()))?;
+            done.push(f.fill(|w| w.write_all(svg.as_bytes()))?);
         }
-        Ok(())
+        crate::output::commit_all(done)
     }
 }
 

@@ -8,8 +8,9 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
-use sudoku_batch::generate::{generate_unless, GenerateConfig, Generated, Shortfall};
-use sudoku_batch::grid::CELLS;
+use sudoku_batch::generate::{
+    generate_unless, GenerateConfig, Generated, Shortfall, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
+};
 use sudoku_batch::io::write::PuzzleLines;
 use sudoku_batch::pipeline::thread_pool;
 
@@ -20,6 +21,9 @@ use crate::output::Output;
 use crate::progress::Bar;
 
 pub const HELP: &str = "\
+Clues: 22..36 by default (the range of typical published puzzles); --minimal removes clues
+until none can go, at any count unless --clues is given too.
+
 Practical bounds: clue removal ends at 22-27 clues; 21 clues take ~400 attempts a puzzle, 20
 ~4,000, fewer practically never (--clues 17..19 cannot be met). 55% of puzzles need no
 guess; 32+ guesses come ~1 attempt in 1,000 (guesses are counted by the jcz solver, which
@@ -35,16 +39,17 @@ Examples:
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// How many puzzles.
-    #[arg(long, short = 'n', default_value_t = 10)]
+    #[arg(long, short = 'n', default_value_t = 10, value_parser = crate::cli::at_least_one)]
     pub count: u64,
 
     /// Seed: the same seed gives the same puzzles, byte for byte.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 
-    /// Clue count range, MIN..MAX (17..81).
-    #[arg(long, default_value = "17..81", value_name = "MIN..MAX")]
-    pub clues: String,
+    /// Clue count range MIN..MAX, within 17..80 (a full grid is never a puzzle). Default:
+    /// 22..36, the range of typical published puzzles; with --minimal, any count.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub clues: Option<String>,
 
     /// Remove clues until none can be removed (minimal puzzles).
     #[arg(long)]
@@ -72,7 +77,11 @@ pub struct GenerateArgs {
 }
 
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let (min_clues, max_clues) = parse_range(&args.clues)?;
+    let (min_clues, max_clues) = match &args.clues {
+        Some(text) => parse_range(text)?,
+        None if args.minimal => (MIN_CLUES, MAX_CLUES),
+        None => DEFAULT_CLUES,
+    };
     let cfg = GenerateConfig {
         seed: args.seed,
         min_clues,
@@ -194,14 +203,18 @@ fn parse_range(text: &str) -> anyhow::Result<(usize, usize)> {
         }
     };
     let (lo, hi) = match text.split_once("..") {
-        Some((a, b)) => (parse(a, 17)?, parse(b.trim_start_matches('='), CELLS)?),
+        Some((a, b)) => (
+            parse(a, MIN_CLUES)?,
+            parse(b.trim_start_matches('='), MAX_CLUES)?,
+        ),
         None => {
-            let n = parse(text, 17)?;
+            let n = parse(text, MIN_CLUES)?;
             (n, n)
         }
     };
-    if !(17..=CELLS).contains(&lo) || !(17..=CELLS).contains(&hi) || lo > hi {
-        bail!("--clues {text:?}: wanted MIN..MAX within 17..81");
+    let within = MIN_CLUES..=MAX_CLUES;
+    if !within.contains(&lo) || !within.contains(&hi) || lo > hi {
+        bail!("--clues {text:?}: wanted MIN..MAX within 17..80 (81 clues is a full grid, not a puzzle)");
     }
     Ok((lo, hi))
 }

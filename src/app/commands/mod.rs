@@ -5,6 +5,7 @@ pub mod canon;
 pub mod docs;
 pub mod generate;
 pub mod plot;
+pub mod rate;
 pub mod shuffle;
 pub mod solve;
 pub mod verify;
@@ -20,6 +21,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Rate(args) => rate::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
         Command::Canon(args) => canon::run(&args),

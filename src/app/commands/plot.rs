@@ -19,10 +19,13 @@ Inputs (the kind is recognised from the JSON):
   solve --stats-json FILE: the share of puzzles per guesses bucket (0, 1, 2-3, 4-7, ...):
       how hard a dataset is at a glance; several files side by side
   verify --stats-json FILE: records that passed, and records per problem
+  rate --stats-json FILE: the share of rated puzzles per ER value (0.1 apart), capped ones
+      noted; several files side by side
 
 Examples:
   sudoku-batch bench --export-json new.json data.txt && sudoku-batch plot old.json new.json -o cmp.svg
-  sudoku-batch solve --stats-json top1465.json -o /dev/null top1465 && sudoku-batch plot top1465.json -o hard.svg";
+  sudoku-batch solve --stats-json top1465.json -o /dev/null top1465 && sudoku-batch plot top1465.json -o hard.svg
+  sudoku-batch rate --stats-json er.json -o /dev/null puzzles.txt && sudoku-batch plot er.json -o er.svg";
 
 /// `sudoku-batch plot`.
 #[derive(Debug, Args)]
@@ -48,17 +51,27 @@ pub struct PlotArgs {
 /// Each input's name (its file name) and contents.
 fn read_inputs(inputs: &[String]) -> anyhow::Result<Vec<(String, PlotInput)>> {
     let mut out = Vec::with_capacity(inputs.len());
+    // Read whole, so at most this much: a bench JSON or a summary takes a few KiB.
+    let max = sudoku_batch::limits::MAX_PLOT_INPUT;
+    let read = |src: &mut dyn Read, shown: &str| -> anyhow::Result<String> {
+        let mut text = String::new();
+        src.take(max + 1)
+            .read_to_string(&mut text)
+            .with_context(|| format!("{shown}: cannot read"))?;
+        if text.len() as u64 > max {
+            let max = sudoku_batch::limits::show_bytes(max);
+            anyhow::bail!("{shown}: longer than {max}: not a bench result or a run summary");
+        }
+        Ok(text)
+    };
     for arg in inputs {
         let (name, text) = if arg == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .context("stdin: cannot read")?;
-            ("stdin".to_string(), text)
+            ("stdin".to_string(), read(&mut std::io::stdin(), "stdin")?)
         } else {
             let path = std::path::Path::new(arg);
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("{arg}: cannot read"))?;
+            let mut file =
+                std::fs::File::open(path).with_context(|| format!("{arg}: cannot read"))?;
+            let text = read(&mut file, arg)?;
             let name = path
                 .file_name()
                 .map_or(arg.clone(), |n| n.to_string_lossy().into_owned());
@@ -75,6 +88,7 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
     let mut bench = Vec::new();
     let mut guesses = Vec::new();
     let mut problems = Vec::new();
+    let mut ratings = Vec::new();
     for (name, input) in inputs {
         match input {
             PlotInput::Bench(points) => bench.push((name, points)),
@@ -82,11 +96,19 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
                 guesses.push((dataset.unwrap_or(name), buckets));
             }
             PlotInput::Problems(counts) => problems.push((name, counts)),
+            PlotInput::Ratings { dataset, buckets } => {
+                ratings.push((dataset.unwrap_or(name), buckets));
+            }
         }
     }
-    let kinds = [!bench.is_empty(), !guesses.is_empty(), !problems.is_empty()];
+    let kinds = [
+        !bench.is_empty(),
+        !guesses.is_empty(),
+        !problems.is_empty(),
+        !ratings.is_empty(),
+    ];
     if kinds.iter().filter(|&&k| k).count() > 1 {
-        bail!("the inputs are of different kinds (bench results, solve or verify summaries): draw each kind on its own");
+        bail!("the inputs are of different kinds (bench results, solve, verify or rate summaries): draw each kind on its own");
     }
     let mut chart = if bench.len() == 1 {
         plot::bench_chart(&bench[0].1, scale)
@@ -94,6 +116,8 @@ fn chart(inputs: Vec<(String, PlotInput)>, scale: Scale) -> anyhow::Result<plot:
         plot::compare_chart(&bench, scale)
     } else if !guesses.is_empty() {
         plot::histogram_chart(&guesses)
+    } else if !ratings.is_empty() {
+        plot::rating_chart(&ratings)
     } else {
         plot::problems_chart(&problems)
     };

@@ -29,8 +29,10 @@ pub struct ShuffleArgs {
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
 
-    /// Shuffled copies per input puzzle.
-    #[arg(long, short = 'n', default_value_t = 1)]
+    /// Shuffled copies per input puzzle, 1 to 10,000 (for more, run again with another
+    /// --seed).
+    #[arg(long, short = 'n', default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=sudoku_batch::limits::MAX_COPIES))]
     pub copies: u64,
 
     /// Seed: the same seed gives the same output, byte for byte.
@@ -50,6 +52,9 @@ pub struct ShuffleArgs {
 
 pub fn run(args: &ShuffleArgs) -> anyhow::Result<ExitCode> {
     let (mut job, out) = Job::start_run(&args.inputs, &args.input, &args.run)?;
+    // A record's copies are made in one piece: batches of fewer records keep a batch's
+    // puzzles near the usual count whatever --copies is.
+    job.batch = (job.batch as u64 / args.copies).max(1) as usize;
     let mut diagnostics = Diagnostics::new(args.run.quiet);
     let mut sink = PuzzleLines::new(out, args.with_solutions);
     let cfg = ShuffleConfig {

@@ -15,8 +15,8 @@ use sudoku_batch::solve::{
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
-use crate::cli::{algorithms, output_formats, InputArgs, ReportArgs, ThreadsArg};
-use crate::job::{Job, Outputs};
+use crate::cli::{algorithms, output_formats, parse_empty, InputArgs, ReportArgs, ThreadsArg};
+use crate::job::{Job, Outputs, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
 
@@ -27,7 +27,8 @@ Input formats (auto-detected from the first line):
   csv     a header with a puzzle column (puzzle, quizzes, quiz, question; see --column);
           solution and id columns are carried along
   block   9 rows of 9 cells per puzzle;  board  a LeetCode board [[\"5\",\"3\",...],...]
-  Files ending in .gz are decompressed; - or no INPUT reads stdin.
+  Compressed inputs (gzip, zstd, xz, bzip2, a zip holding one file) are recognised by their
+  bytes, whatever their name; - or no INPUT reads stdin.
 
 Statuses (one output record per input record, in input order, with its input line):
   solved      a solution (unique, with --limit 2)
@@ -57,7 +58,8 @@ pub struct SolveArgs {
     pub inputs: Vec<String>,
 
     /// Write results here instead of stdout: through a temporary file in the same directory,
-    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C).
+    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C);
+    /// a name ending in .gz, .zst, .xz or .bz2 is written compressed.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -110,13 +112,6 @@ pub struct SolveArgs {
     pub input: InputArgs,
 }
 
-fn parse_empty(s: &str) -> Result<u8, String> {
-    match s.as_bytes() {
-        [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
-        _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
-    }
-}
-
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if args.passthrough && args.format == OutputFormat::Line {
         anyhow::bail!("--passthrough needs --format csv or jsonl");
@@ -130,17 +125,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let threads = args.threads.count();
     let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
     job.batch = args.batch;
-    let to_terminal =
-        Bar::stdout_is_terminal() && args.output.as_deref().is_none_or(|p| p.as_os_str() == "-");
-    let total_bytes = job.inputs.iter().map(Input::size).sum::<Option<u64>>();
-    let mut bar = Bar::new(total_bytes, !args.quiet && !to_terminal);
-    // Only the first shard writes the CSV header, so shard outputs concatenate.
-    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    let mut writer = ResultWriter::new(out, args.format, header).with_columns(Columns {
-        file: job.inputs.len() > 1,
-        empty: args.empty,
-        passthrough: args.passthrough,
-    });
+    let mut bar = job.progress_bar(args.output.as_deref());
+    let mut writer = result_writer(out, args, &job);
     let limit = if args.unique { 2 } else { args.limit };
     let limits = Limits::solutions(limit);
     let keep = args.format != OutputFormat::Line;
@@ -177,10 +163,32 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
         totals.end_input(ran.parts);
     }
-    job.commit(anyhow::Context::context(
-        writer.into_inner(),
-        "cannot write the output",
-    )?)?;
+    let label = job.output_label();
+    job.commit(anyhow::Context::with_context(writer.into_inner(), || {
+        format!("{label}: cannot write")
+    })?)?;
+    report(job, args, &bar, totals, limit)
+}
+
+/// The results' writer, in the asked format, with a `file` column for several inputs.
+fn result_writer(out: Writer, args: &SolveArgs, job: &Job) -> ResultWriter<Writer> {
+    // Only the first shard writes the CSV header, so shard outputs concatenate.
+    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
+    ResultWriter::new(out, args.format, header).with_columns(Columns {
+        file: job.inputs.len() > 1,
+        empty: args.empty,
+        passthrough: args.passthrough,
+    })
+}
+
+/// The end of the run: messages, the summary (stderr and --stats-json), the exit code.
+fn report(
+    job: Job,
+    args: &SolveArgs,
+    bar: &Bar,
+    totals: Totals,
+    limit: u32,
+) -> anyhow::Result<ExitCode> {
     bar.finish();
     totals
         .diagnostics

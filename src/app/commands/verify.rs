@@ -33,7 +33,7 @@ Problems (one report line each; a record can have several):
   in-reference      a file given with --against has the puzzle (FILE:LINE of the match)
 
 Solutions come from the CSV solution column, the second 81-cell field of a line, or
---solutions FILE (one per line, same order).
+--solutions FILE (one per record in the same order: a line each, or a CSV with a header).
 
 Exit codes: 0 every record passes; 1 some problem was found; 2 usage or I/O error, or
 --strict stopped at a problem; 130/143 interrupted (the -o report is removed).
@@ -78,7 +78,7 @@ pub struct VerifyArgs {
     /// Also report repeated puzzles: `exact` (the default) compares the puzzle text;
     /// `canonical` finds puzzles equal up to Sudoku symmetry (relabelling, row/column swaps
     /// within bands/stacks, band/stack swaps, transposition) through the canonical form of
-    /// `canon` (~15 µs per puzzle and thread). Every distinct puzzle is remembered as a
+    /// `canon` (~3-6 µs per puzzle and thread). Every distinct puzzle is remembered as a
     /// 128-bit hash and its place (24 bytes; 10 million fit in well under 1 GiB; collision
     /// odds ~10⁻²⁵ at that size).
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "exact",

@@ -1,7 +1,7 @@
 //! CSV with a header: the puzzle, solution and id columns found by name or index, the
 //! delimiter picked from the header line.
 
-use super::csv_rows::RowReader;
+use super::csv_rows::{too_many_fields, RowAt, RowReader};
 use super::raw::{RawBatch, RawItem};
 use super::*;
 
@@ -44,6 +44,9 @@ impl CsvLayout {
     pub(super) fn record(&self, line: u64, row: &[u8], keep_text: bool) -> Option<Record> {
         if blank_row(row, self.delimiter) {
             return None;
+        }
+        if let Some(over) = too_many_fields(row, self.delimiter) {
+            return Some(over_limit(line, over));
         }
         let last = [Some(self.puzzle), self.solution, self.id]
             .into_iter()
@@ -102,6 +105,9 @@ impl CsvLayout {
     }
 }
 
+/// Header names a message shows.
+const SHOWN_NAMES: usize = 20;
+
 /// CSV input with a header: the puzzle, solution and id columns by index.
 pub(super) struct CsvReader {
     pub(super) rows: RowReader<CsvLineEnds<Source>>,
@@ -110,6 +116,8 @@ pub(super) struct CsvReader {
     pub(super) puzzle_name: String,
     /// The line of the last record read (for read errors).
     pub(super) last_line: u64,
+    /// Why the row just read has no fields: it passes a limit.
+    pub(super) over: Option<RecordError>,
     pub(super) solution: Option<usize>,
     pub(super) id: Option<usize>,
     /// Keep each row's text ([`ReaderOptions::keep_text`]).
@@ -138,14 +146,32 @@ impl CsvReader {
         let column = options.column.as_ref();
         let mut rows = RowReader::new(CsvLineEnds::new(src, delimiter), delimiter);
         let mut headers = ::csv::ByteRecord::new();
-        rows.read(&mut headers)
+        let header = rows
+            .read(&mut headers)
             .map_err(|e| read_error(label, e, 0))?;
+        if let Some(RowAt {
+            line,
+            over: Some(over),
+        }) = header
+        {
+            return Err(InputError::Limit {
+                path: label.to_string(),
+                line,
+                message: format!("the header is too long to be read: {over}"),
+            });
+        }
         let header_names = || {
-            headers
+            // The first names, not all: a message stays a line.
+            let mut names = headers
                 .iter()
+                .take(SHOWN_NAMES)
                 .map(|h| String::from_utf8_lossy(h).into_owned())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", ");
+            if headers.len() > SHOWN_NAMES {
+                names += &format!(", ... ({} columns)", headers.len());
+            }
+            names
         };
         let puzzle = match column {
             Some(Column::Index(i)) if *i < headers.len() => Some(*i),
@@ -185,6 +211,7 @@ impl CsvReader {
             puzzle,
             puzzle_name,
             last_line: 1,
+            over: None,
             keep_text: options.keep_text,
             headers,
         })
@@ -233,7 +260,7 @@ impl CsvReader {
             return Ok(false);
         };
         match self.fields() {
-            (Some(puzzle), solution, id) if !self.keep_text => {
+            (Some(puzzle), solution, id) if !self.keep_text && self.over.is_none() => {
                 let puzzle = out.push_field(puzzle);
                 let solution = solution.map(|f| out.push_field(f));
                 let id = id.map(|f| out.push_field(f));
@@ -258,7 +285,7 @@ impl CsvReader {
     /// Read the next row that is not blank into `self.row`; its line, or `None` at the end.
     fn read_row(&mut self, label: &str) -> Result<Option<u64>, InputError> {
         loop {
-            let Some(line) = self
+            let Some(RowAt { line, over }) = self
                 .rows
                 .read(&mut self.row)
                 .map_err(|e| read_error(label, e, self.last_line))?
@@ -266,10 +293,14 @@ impl CsvReader {
                 return Ok(None);
             };
             // A line of blanks is one field of spaces; skip it like the line reader does.
-            if self.row.len() == 1 && self.row[0].iter().all(u8::is_ascii_whitespace) {
+            if over.is_none()
+                && self.row.len() == 1
+                && self.row[0].iter().all(u8::is_ascii_whitespace)
+            {
                 continue;
             }
             self.last_line = line;
+            self.over = over;
             return Ok(Some(line));
         }
     }
@@ -284,6 +315,9 @@ impl CsvReader {
 
     /// The record of the row just read, on `line`.
     fn record(&self, line: u64) -> Record {
+        if let Some(over) = &self.over {
+            return over_limit(line, over.clone());
+        }
         let (puzzle, solution, id) = self.fields();
         let Some(puzzle) = puzzle else {
             return Record {
@@ -312,6 +346,17 @@ impl CsvReader {
             puzzle: Some(puzzle.to_vec()),
             fields: Some(self.row.clone()),
         }
+    }
+}
+
+/// The record of a row on `line` that passes a limit (nothing of it is kept).
+pub(super) fn over_limit(line: u64, why: RecordError) -> Record {
+    Record {
+        line,
+        id: None,
+        puzzle: Err(why),
+        solution: None,
+        text: RecordText::default(),
     }
 }
 

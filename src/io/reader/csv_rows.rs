@@ -14,23 +14,45 @@
 use std::io::{self, BufRead, BufReader, Read};
 
 use super::{arrival, fill_buf};
+use crate::error::RecordError;
 use crate::io::line_ends::CsvLineEnds;
 use crate::io::source::Source;
+use crate::limits::{MAX_FIELDS, MAX_RECORD};
 
 use csv_core::ReadRecordResult;
 
-/// Reads CSV records, tracking the line each starts on.
+/// Reads CSV records, tracking the line each starts on. A record longer than [`MAX_RECORD`]
+/// bytes or with more than [`MAX_FIELDS`] fields (an unclosed quote runs to the end of the
+/// input) is read to its end without keeping it: memory stays bounded whatever the input.
 pub(super) struct RowReader<R> {
     src: BufReader<R>,
     core: csv_core::Reader,
     delimiter: u8,
     /// Lines read so far.
     line: u64,
-    /// The current line (or lines, for a record with quoted line breaks).
-    buf: Vec<u8>,
-    /// csv-core's output: the fields' bytes, and where each ends.
+    /// csv-core's output: the fields' bytes, and where each ends (at most [`MAX_RECORD`]
+    /// bytes and [`MAX_FIELDS`] ends).
     out: Vec<u8>,
     ends: Vec<usize>,
+}
+
+/// A record [`RowReader::read`] found: the line it starts on, and, when it passes a limit,
+/// why (its fields are then not read).
+#[derive(Debug)]
+pub(super) struct RowAt {
+    pub(super) line: u64,
+    pub(super) over: Option<RecordError>,
+}
+
+/// Why `text`, a quote-free row, is no record: more than [`MAX_FIELDS`] fields (counted only
+/// for rows that long).
+#[inline]
+pub(super) fn too_many_fields(text: &[u8], delimiter: u8) -> Option<RecordError> {
+    if text.len() <= MAX_FIELDS {
+        return None;
+    }
+    let fields = memchr::memchr_iter(delimiter, text).count() as u64 + 1;
+    (fields > MAX_FIELDS as u64).then_some(RecordError::TooManyFields { fields })
 }
 
 impl<R: Read> RowReader<R> {
@@ -41,51 +63,55 @@ impl<R: Read> RowReader<R> {
             core: csv_core::ReaderBuilder::new().delimiter(delimiter).build(),
             delimiter,
             line: 0,
-            buf: Vec::with_capacity(256),
             out: vec![0; 256],
             ends: vec![0; 16],
         }
     }
 
-    /// The next record's fields into `row` (blank lines skipped); the line it starts on, or
-    /// `None` at the end of the input.
-    pub(super) fn read(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<u64>> {
+    /// The next record's fields into `row` (blank lines skipped); where it starts, or `None`
+    /// at the end of the input.
+    pub(super) fn read(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<RowAt>> {
         loop {
             match self.buffered(row)? {
-                Some(true) => return Ok(Some(self.line)),
-                Some(false) => continue,
+                Some(Ok(())) => {
+                    let over = None;
+                    return Ok(Some(RowAt {
+                        line: self.line,
+                        over,
+                    }));
+                }
+                Some(Err(Some(over))) => {
+                    let over = Some(over);
+                    return Ok(Some(RowAt {
+                        line: self.line,
+                        over,
+                    }));
+                }
+                Some(Err(None)) => continue,
                 None => {}
             }
-            self.buf.clear();
-            if !self.read_line()? {
-                return Ok(None);
-            }
-            let start = self.line;
-            let text = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
-            if text.is_empty() {
-                continue;
-            }
-            row.clear();
-            if memchr::memchr(b'"', text).is_none() {
-                let mut start = 0;
-                for end in memchr::memchr_iter(self.delimiter, text) {
-                    row.push_field(&text[start..end]);
-                    start = end + 1;
+            let avail = fill_buf(&mut self.src)?;
+            match avail.first() {
+                None => return Ok(None),
+                Some(b'\n') => {
+                    self.src.consume(1);
+                    self.line += 1;
                 }
-                row.push_field(&text[start..]);
-            } else {
-                self.quoted(row)?;
+                Some(_) => return self.parse(row).map(Some),
             }
-            return Ok(Some(start));
         }
     }
 
     /// The next line when it is whole in the read buffer and has no quote, split into `row`
-    /// straight from there (without the copy into `buf`): `Some(true)`, or `Some(false)` for
-    /// a blank line (skipped). `None` when that is not the case: [`read`](Self::read) then
-    /// takes the line its usual way.
+    /// straight from there: `Some(Ok(()))`; `Some(Err(None))` for a blank line (skipped),
+    /// `Some(Err(Some(why)))` for one with too many fields. `None` when that is not the case:
+    /// [`read`](Self::read) then takes the record through csv-core.
     #[inline]
-    fn buffered(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<Option<bool>> {
+    #[allow(clippy::type_complexity)]
+    fn buffered(
+        &mut self,
+        row: &mut ::csv::ByteRecord,
+    ) -> io::Result<Option<Result<(), Option<RecordError>>>> {
         let avail = fill_buf(&mut self.src)?;
         // One scan finds the line end, or a quote before it.
         let end = match memchr::memchr2(b'\n', b'"', avail) {
@@ -94,8 +120,11 @@ impl<R: Read> RowReader<R> {
         };
         let text = &avail[..end];
         self.line += 1;
-        let record = !text.is_empty();
-        if record {
+        let taken = if text.is_empty() {
+            Err(None)
+        } else if let Some(over) = too_many_fields(text, self.delimiter) {
+            Err(Some(over))
+        } else {
             row.clear();
             let mut start = 0;
             for end in memchr::memchr_iter(self.delimiter, text) {
@@ -103,9 +132,10 @@ impl<R: Read> RowReader<R> {
                 start = end + 1;
             }
             row.push_field(&text[start..]);
-        }
+            Ok(())
+        };
         self.src.consume(end + 1);
-        Ok(Some(record))
+        Ok(Some(taken))
     }
 
     /// The whole lines the read buffer holds before its first quote (each with its `\n`,
@@ -129,61 +159,83 @@ impl<R: Read> RowReader<R> {
         Ok(Some(value))
     }
 
-    /// Append the next line, with its `\n`, to `buf`; false at the end of the input.
-    fn read_line(&mut self) -> io::Result<bool> {
-        let mut read = false;
-        loop {
-            let avail = fill_buf(&mut self.src)?;
-            if avail.is_empty() {
-                break;
-            }
-            read = true;
-            match memchr::memchr(b'\n', avail) {
-                Some(i) => {
-                    self.buf.extend_from_slice(&avail[..=i]);
-                    self.src.consume(i + 1);
-                    break;
-                }
-                None => {
-                    let n = avail.len();
-                    self.buf.extend_from_slice(avail);
-                    self.src.consume(n);
-                }
-            }
-        }
-        self.line += u64::from(read);
-        Ok(read)
-    }
-
-    /// The record that starts in `buf`, through csv-core, reading more lines while a quoted
-    /// field goes on.
-    fn quoted(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<()> {
-        let (mut at, mut nout, mut nends) = (0, 0, 0);
+    /// The record that starts at the read position (not a blank line), through csv-core fed
+    /// straight from the read buffer, refill after refill while a quoted field goes on (a
+    /// row with a quote, or one not whole in the buffer). Past [`MAX_RECORD`] bytes or
+    /// [`MAX_FIELDS`] fields its output is dropped as it comes, so an unclosed quote costs
+    /// no memory, only the read to the end of the input.
+    fn parse(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<RowAt> {
+        let start = self.line + 1;
+        let (mut nout, mut nends) = (0, 0);
+        let (mut bytes, mut breaks, mut dropped_fields) = (0u64, 0u64, 0u64);
+        let mut last = b'\n';
         let mut eof = false;
         loop {
-            let input = if eof { &[][..] } else { &self.buf[at..] };
+            let input = if eof {
+                &[][..]
+            } else {
+                fill_buf(&mut self.src)?
+            };
+            if input.is_empty() && !eof {
+                eof = true;
+                continue;
+            }
             let (result, i, o, e) =
                 self.core
                     .read_record(input, &mut self.out[nout..], &mut self.ends[nends..]);
-            (at, nout, nends) = (at + i, nout + o, nends + e);
+            if i > 0 {
+                breaks += memchr::memchr_iter(b'\n', &input[..i]).count() as u64;
+                last = input[i - 1];
+                bytes += i as u64;
+                self.src.consume(i);
+            }
+            (nout, nends) = (nout + o, nends + e);
             match result {
-                ReadRecordResult::InputEmpty => {
-                    self.buf.clear();
-                    at = 0;
-                    eof = !self.read_line()?;
+                ReadRecordResult::InputEmpty => {}
+                ReadRecordResult::OutputFull if self.out.len() < MAX_RECORD => {
+                    let len = (self.out.len() * 2).min(MAX_RECORD);
+                    self.out.resize(len, 0);
                 }
-                ReadRecordResult::OutputFull => self.out.resize(self.out.len() * 2, 0),
-                ReadRecordResult::OutputEndsFull => self.ends.resize(self.ends.len() * 2, 0),
+                // Past the limit (output is never longer than input): drop what came.
+                ReadRecordResult::OutputFull => nout = 0,
+                ReadRecordResult::OutputEndsFull if self.ends.len() < MAX_FIELDS => {
+                    let len = (self.ends.len() * 2).min(MAX_FIELDS);
+                    self.ends.resize(len, 0);
+                }
+                ReadRecordResult::OutputEndsFull => {
+                    dropped_fields += nends as u64;
+                    nends = 0;
+                }
                 ReadRecordResult::Record | ReadRecordResult::End => break,
             }
         }
-        debug_assert_eq!(at, self.buf.len(), "a record ends at a line end");
-        let mut start = 0;
-        for &end in &self.ends[..nends] {
-            row.push_field(&self.out[start..end]);
-            start = end;
-        }
-        Ok(())
+        // Lines: each `\n` read, and a last line without one.
+        self.line += breaks + u64::from(last != b'\n');
+        let lines = self.line + 1 - start;
+        // The record's length without the line break that ends it.
+        let bytes = bytes - u64::from(last == b'\n');
+        let over = if bytes > MAX_RECORD as u64 {
+            let what = "CSV record";
+            let to_end = eof;
+            Some(RecordError::RecordTooLong {
+                what,
+                bytes,
+                lines,
+                to_end,
+            })
+        } else if dropped_fields > 0 {
+            let fields = dropped_fields + nends as u64;
+            Some(RecordError::TooManyFields { fields })
+        } else {
+            row.clear();
+            let mut at = 0;
+            for &end in &self.ends[..nends] {
+                row.push_field(&self.out[at..end]);
+                at = end;
+            }
+            None
+        };
+        Ok(RowAt { line: start, over })
     }
 }
 
@@ -222,9 +274,9 @@ mod tests {
         }
         let (mut ours, mut lines) = (Vec::new(), Vec::new());
         let mut rows = RowReader::new(text, delimiter);
-        while let Some(line) = rows.read(&mut record).unwrap() {
+        while let Some(at) = rows.read(&mut record).unwrap() {
             ours.push(record.iter().map(<[u8]>::to_vec).collect());
-            lines.push(line);
+            lines.push(at.line);
         }
         (theirs, ours, lines)
     }

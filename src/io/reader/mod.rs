@@ -14,6 +14,7 @@ use crate::error::{InputError, RecordError};
 use crate::grid::{block_row, cell_value, is_block_separator, Grid, CELLS};
 use crate::io::line_ends::CsvLineEnds;
 use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFFER};
+use crate::limits::BATCH_BYTES;
 
 mod arrival;
 mod block;
@@ -238,9 +239,9 @@ enum Kind {
     Board(Option<Record>),
 }
 
-/// The longest line kept in memory; the rest of a longer line is skipped (and counted), so a
-/// file with no line breaks cannot exhaust memory. No puzzle record comes near this.
-pub const MAX_LINE: usize = 1 << 20;
+/// The longest line kept in memory ([`MAX_RECORD`](crate::limits::MAX_RECORD)); the rest of a
+/// longer line is skipped (and counted), so a file with no line breaks cannot exhaust memory.
+pub const MAX_LINE: usize = crate::limits::MAX_RECORD;
 
 impl RecordReader {
     /// Open `input` for reading records.
@@ -413,8 +414,10 @@ impl RecordReader {
     }
 
     /// Append `max` records to `out` (fewer at the end of the input; a block of lines may take
-    /// it a little past `max`), unparsed where the format allows (see [`RawBatch`]); returns
-    /// how many were added (0 at the end, and only there: see [`ended`](Self::ended)).
+    /// it a little past `max`; fewer once it holds [`BATCH_BYTES`] of text, so that records
+    /// near [`MAX_LINE`] do not fill memory), unparsed where the format allows (see
+    /// [`RawBatch`]); returns how many were added (0 at the end, and only there: see
+    /// [`ended`](Self::ended)).
     ///
     /// From a stream, fewer too when the next record has not arrived whole: the batch then
     /// ends rather than wait for the producer, so that the records in it are worked on at
@@ -425,8 +428,13 @@ impl RecordReader {
         // Whether records can go unparsed is a property of the input: decided once a batch.
         let raw = self.solutions.is_none() && matches!(&self.kind, Kind::Lines(_) | Kind::Csv(_));
         while out.len() - start < max {
-            if out.len() > start && self.would_wait() {
+            if out.len() > start && (out.held() >= BATCH_BYTES || self.would_wait()) {
                 break;
+            }
+            // Lines that are no records (blank, comments) do not end a batch: past the
+            // limit they are dropped, so a file of them cannot fill memory.
+            if !out.has_records() && out.held() >= BATCH_BYTES {
+                out.drop_blank();
             }
             if raw {
                 let budget = max - (out.len() - start);

@@ -14,6 +14,7 @@
 use super::csv::{blank_row, csv_record, CsvLayout};
 use super::lines::{is_blank_or_comment, parse_line, plain_puzzle, too_long, Line};
 use super::*;
+use crate::limits::MAX_FIELDS;
 use std::sync::Mutex;
 
 /// Records as read: their bytes in one buffer, and where each one is.
@@ -25,6 +26,8 @@ pub struct RawBatch {
     records: usize,
     /// Whether an item is a block of lines (so items and records are not one to one).
     blocks: bool,
+    /// The heap bytes of the records parsed on the reader (their text, when kept).
+    parsed: usize,
     options: ParseOptions,
     /// How the CSV rows of [`Block::Csv`] items are split.
     csv: Option<Arc<CsvLayout>>,
@@ -118,6 +121,7 @@ impl RawBatch {
             items: Vec::with_capacity(self.items.len()),
             records: 0,
             blocks: false,
+            parsed: 0,
             options: self.options,
             csv: self.csv.clone(),
         }
@@ -131,6 +135,26 @@ impl RawBatch {
     /// True when the batch holds nothing from the input (not even blank lines).
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// Whether the batch holds a record (it may hold blank lines only).
+    pub(super) fn has_records(&self) -> bool {
+        self.records > 0
+    }
+
+    /// About how many bytes of memory the batch's records hold (their text, copied or
+    /// parsed), to bound a batch by bytes as well as by records.
+    pub fn held(&self) -> usize {
+        self.bytes.len() + self.parsed + self.items.len() * std::mem::size_of::<RawItem>()
+    }
+
+    /// Forget what a batch without records holds (blank and comment lines, which give no
+    /// output): a long run of them must not stay in memory until a record comes.
+    pub(super) fn drop_blank(&mut self) {
+        debug_assert_eq!(self.records, 0);
+        self.bytes.clear();
+        self.items.clear();
+        self.parsed = 0;
     }
 
     /// Every record, parsed, in order (on the calling thread).
@@ -244,6 +268,15 @@ impl RawBatch {
     }
 
     pub(super) fn push_record(&mut self, record: Record) {
+        let text = &record.text;
+        let fields = text
+            .fields
+            .as_ref()
+            .map_or(0, |f| f.as_slice().len() + 16 * f.len());
+        self.parsed += std::mem::size_of::<Record>()
+            + text.puzzle.as_ref().map_or(0, Vec::len)
+            + fields
+            + record.id.as_ref().map_or(0, String::len);
         self.push_item(RawItem::Parsed(Box::new(record)));
     }
 
@@ -527,7 +560,10 @@ impl RawBytes {
                     .expect("a CSV block comes with its layout");
                 for_each_line(text, false, width, |row| {
                     let keep_text = self.options.keep_text;
-                    if let Some(puzzle) = layout.plain_puzzle(row).filter(|_| !keep_text) {
+                    // A row longer than the field limit goes the long way (its fields
+                    // counted), so that its verdict does not depend on the output format.
+                    let plain = !keep_text && row.len() <= MAX_FIELDS;
+                    if let Some(puzzle) = layout.plain_puzzle(row).filter(|_| plain) {
                         f(Parsed::Puzzle {
                             line: number,
                             puzzle,

@@ -9,10 +9,21 @@ pub(super) fn line_start_at(file: &mut File, at: u64, len: u64) -> io::Result<u6
         return Ok(at.min(len));
     }
     file.seek(SeekFrom::Start(at - 1))?;
-    let mut r = BufReader::new(file.take(len - (at - 1)));
-    let mut skipped = Vec::new();
-    let n = r.read_until(b'\n', &mut skipped)?;
-    Ok(at - 1 + n as u64)
+    let mut r = BufReader::with_capacity(BUFFER, file.take(len - (at - 1)));
+    // Searched buffer by buffer, not read into one: a line may be gigabytes long.
+    let mut skipped = 0u64;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(at - 1 + skipped);
+        }
+        if let Some(i) = memchr::memchr(b'\n', buf) {
+            return Ok(at - 1 + skipped + i as u64 + 1);
+        }
+        let n = buf.len();
+        skipped += n as u64;
+        r.consume(n);
+    }
 }
 
 /// Count the line breaks in the first `end` bytes of `file`.
@@ -40,23 +51,33 @@ fn shard_source(
     is_csv: bool,
     bytes: Arc<AtomicU64>,
 ) -> io::Result<(Box<dyn Read + Send>, u64)> {
-    let start = line_start_at(&mut file, len * (k - 1) / n, len)?;
-    let end = line_start_at(&mut file, len * k / n, len)?;
+    // In 128 bits: `len * k` overflows 64 for a large file and a large N.
+    let at = |k: u64| (u128::from(len) * u128::from(k) / u128::from(n)) as u64;
+    let start = line_start_at(&mut file, at(k - 1), len)?;
+    let end = line_start_at(&mut file, at(k), len)?;
     let before = lines_before(&mut file, start)?;
+    // The header line of a CSV shard after the first, read again when it is longer than
+    // `head`, at most one byte past the record limit (the CSV reader refuses a longer one,
+    // as in the first shard).
+    let header = match head.iter().position(|&b| b == b'\n') {
+        _ if !is_csv || start == 0 => None,
+        Some(i) => Some(head[..=i].to_vec()),
+        None => {
+            file.seek(SeekFrom::Start(0))?;
+            let mut header = Vec::new();
+            let mut first = BufReader::new((&mut file).take(MAX_LINE as u64 + 1));
+            first.read_until(b'\n', &mut header)?;
+            Some(header)
+        }
+    };
     file.seek(SeekFrom::Start(start))?;
     let body = Counting {
         inner: file.take(end - start),
         count: bytes,
     };
-    Ok(if is_csv && start > 0 {
-        let header_end = head
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(head.len(), |i| i + 1);
-        let header = head[..header_end].to_vec();
-        (Box::new(io::Cursor::new(header).chain(body)), before - 1)
-    } else {
-        (Box::new(body), before)
+    Ok(match header {
+        Some(header) => (Box::new(io::Cursor::new(header).chain(body)), before - 1),
+        None => (Box::new(body), before),
     })
 }
 

@@ -76,7 +76,14 @@ impl State {
         if best.0 == u32::MAX {
             return Ok(BandStep::Fixed);
         }
-        let band = best.1;
+        Ok(self.branch_digit(&info, best.1))
+    }
+
+    /// The branch in `band`: of its digits with two or more configurations (`info`: each
+    /// word's `MINI_ROWS` entry), the one with the fewest (ties: fewer candidate cells, then
+    /// the lower digit).
+    #[inline(always)]
+    fn branch_digit(&self, info: &[u32; 27], band: usize) -> BandStep {
         let mut pick = (u32::MAX, 0);
         for d in 0..9 {
             let set = info[d * 3 + band] >> 18;
@@ -85,7 +92,7 @@ impl State {
                 pick = (key, d * 3 + band);
             }
         }
-        Ok(BandStep::Branch(pick.1, info[pick.1] >> 18))
+        BandStep::Branch(pick.1, info[pick.1] >> 18)
     }
 
     /// The eliminations of mini-row counting in `band`: the digits possible in a mini-row of

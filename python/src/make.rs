@@ -1,0 +1,206 @@
+//! The calls that make puzzles: `generate`, `shuffle`, and `strings` (cell values back to
+//! 81-character lines).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use sudoku_batch::generate::{
+    generate_unless, GenerateConfig, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
+};
+use sudoku_batch::grid::CELLS;
+use sudoku_batch::shuffle::ShuffleConfig;
+use sudoku_batch::Grid;
+
+use crate::batch::Batch;
+use crate::buffers::zeroed;
+use crate::calls::{array1, array2, messages, Messages};
+use crate::pool::{in_slices, thread_count, Cells};
+
+/// Puzzles `0..n` of the seeded run `cfg` (the same as `sudoku-batch generate` with the same
+/// settings, whatever the threads): a dict of `puzzles` and `solutions` (n, 81) and the
+/// `attempts` each took. A puzzle that cannot meet the bounds within its attempts is a
+/// `ValueError` saying which bound failed.
+#[pyfunction]
+#[pyo3(signature = (n, *, seed, min_clues=None, max_clues=None, minimal=false, min_guesses=0,
+    max_guesses=u64::MAX, max_attempts=10_000, threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn generate<'py>(
+    py: Python<'py>,
+    n: usize,
+    seed: u64,
+    min_clues: Option<usize>,
+    max_clues: Option<usize>,
+    minimal: bool,
+    min_guesses: u64,
+    max_guesses: u64,
+    max_attempts: u32,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    // As the CLI: 22..36 by default, any count with `minimal`.
+    let (low, high) = if minimal {
+        (MIN_CLUES, MAX_CLUES)
+    } else {
+        DEFAULT_CLUES
+    };
+    let (min_clues, max_clues) = (min_clues.unwrap_or(low), max_clues.unwrap_or(high));
+    if min_clues > max_clues || min_clues < MIN_CLUES || max_clues > MAX_CLUES {
+        return Err(PyValueError::new_err(format!(
+            "clues {min_clues}..{max_clues}: give {MIN_CLUES} <= min <= max <= {MAX_CLUES}"
+        )));
+    }
+    let cfg = GenerateConfig {
+        seed,
+        min_clues,
+        max_clues,
+        minimal,
+        min_guesses,
+        max_guesses,
+        max_attempts: max_attempts.max(1),
+    };
+    let threads = thread_count(threads)?;
+    let mut puzzles = zeroed::<u8>(n * CELLS);
+    let mut solutions = zeroed::<u8>(n * CELLS);
+    let mut attempts = zeroed::<u32>(n);
+    let cancel = AtomicBool::new(false);
+    let out = (
+        Cells {
+            values: &mut puzzles,
+            width: CELLS,
+        },
+        Cells {
+            values: &mut solutions,
+            width: CELLS,
+        },
+        Cells {
+            values: &mut attempts,
+            width: 1,
+        },
+    );
+    let misses = in_slices(py, n, threads, out, |rows, (p, s, a)| {
+        let cells = p.values.chunks_exact_mut(CELLS);
+        let sols = s.values.chunks_exact_mut(CELLS);
+        for (((i, p), s), a) in rows.zip(cells).zip(sols).zip(a.values) {
+            match generate_unless(&cfg, i as u64, &cancel) {
+                Some(Ok(g)) => {
+                    p.copy_from_slice(g.puzzle.cells());
+                    s.copy_from_slice(g.solution.cells());
+                    *a = g.attempts;
+                }
+                Some(Err(miss)) => {
+                    cancel.store(true, Ordering::Relaxed);
+                    return Some((i, miss));
+                }
+                None => return None,
+            }
+        }
+        None
+    })?;
+    // The first puzzle (in order) that used up its budget; cancelled ones stopped for it.
+    if let Some((_, miss)) = misses.into_iter().flatten().min_by_key(|(i, _)| *i) {
+        return Err(PyValueError::new_err(format!("generate: {miss}")));
+    }
+    let dict = PyDict::new(py);
+    dict.set_item("puzzles", array2(py, puzzles, CELLS)?)?;
+    dict.set_item("solutions", array2(py, solutions, CELLS)?)?;
+    dict.set_item("attempts", array1(py, attempts))?;
+    Ok(dict)
+}
+
+/// `copies` images of each puzzle under random Sudoku symmetries, as `sudoku-batch shuffle`
+/// makes them of a file with one puzzle per line (puzzle `i` on line `i + 1`): a dict of
+/// `puzzles` (n * copies, 81; zeros for the copies of a malformed puzzle), `solutions`
+/// (the same shape, with `solutions=True`, else `None`), `ok` (per input puzzle) and the
+/// `errors` of the malformed ones.
+#[pyfunction]
+#[pyo3(signature = (batch, *, seed, copies=1, solutions=false, threads=None))]
+pub fn shuffle<'py>(
+    py: Python<'py>,
+    batch: &Batch,
+    seed: u64,
+    copies: usize,
+    solutions: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if copies == 0 {
+        return Err(PyValueError::new_err("copies must be at least 1"));
+    }
+    let cfg = ShuffleConfig {
+        seed,
+        copies: copies as u64,
+        with_solutions: solutions,
+    };
+    let threads = thread_count(threads)?;
+    let n = batch.len();
+    let width = copies * CELLS;
+    let mut puzzles = zeroed::<u8>(n * width);
+    let mut solved = zeroed::<u8>(if solutions { n * width } else { 0 });
+    let mut ok = vec![false; n];
+    let out = (
+        Cells {
+            values: &mut puzzles,
+            width,
+        },
+        Cells {
+            values: &mut solved,
+            width: if solutions { width } else { 0 },
+        },
+        Cells {
+            values: &mut ok,
+            width: 1,
+        },
+    );
+    let bad = in_slices(py, n, threads, out, |rows, (p, s, ok)| {
+        let mut bad = Messages::new();
+        let mut sols = s.values.chunks_exact_mut(width.max(1));
+        for ((i, p), ok) in rows.zip(p.values.chunks_exact_mut(width)).zip(ok.values) {
+            let mut sol = if solutions { sols.next() } else { None };
+            match cfg.shuffle(0, batch.record(i, None)).copies {
+                Ok(made) => {
+                    *ok = true;
+                    for (j, (puzzle, solution)) in made.iter().enumerate() {
+                        let at = j * CELLS..(j + 1) * CELLS;
+                        if let (Some(sol), Some(solution)) = (sol.as_deref_mut(), solution) {
+                            sol[at.clone()].copy_from_slice(solution.cells());
+                        }
+                        p[at].copy_from_slice(puzzle.cells());
+                    }
+                }
+                Err(message) => bad.push((i, message)),
+            }
+        }
+        bad
+    })?;
+    let dict = PyDict::new(py);
+    dict.set_item("puzzles", array2(py, puzzles, CELLS)?)?;
+    if solutions {
+        dict.set_item("solutions", array2(py, solved, CELLS)?)?;
+    } else {
+        dict.set_item("solutions", py.None())?;
+    }
+    dict.set_item("ok", array1(py, ok))?;
+    dict.set_item("errors", messages(py, bad)?)?;
+    Ok(dict)
+}
+
+/// Each row of `batch` as an 81-character `str` (`empty` marks empty cells); `None` for a
+/// malformed row.
+#[pyfunction]
+#[pyo3(signature = (batch, *, empty=b'.'))]
+pub fn strings<'py>(py: Python<'py>, batch: &Batch, empty: u8) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    let mut line = [0u8; CELLS];
+    for i in 0..batch.len() {
+        match batch.puzzle(i) {
+            Ok(grid) => {
+                Grid::write_line(&grid, empty, &mut line);
+                let text = std::str::from_utf8(&line).expect("cells are ASCII");
+                list.append(PyString::new(py, text))?;
+            }
+            Err(_) => list.append(py.None())?,
+        }
+    }
+    Ok(list)
+}

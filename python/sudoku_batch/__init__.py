@@ -1,0 +1,632 @@
+"""Solve, check, canonicalise, shuffle and generate Sudoku puzzles in bulk: numpy arrays in,
+numpy arrays out, at the speed of the ``sudoku-batch`` command line.
+
+Every batch call takes puzzles as an (n, 81) or (n, 9, 9) integer array (0 for empty), an
+``S81``/``U81`` array or a list of 81-character strings, or a pandas or polars column; it
+releases the GIL, runs on ``threads`` worker threads (default: ``RAYON_NUM_THREADS`` or
+every core), keeps the input order, gives the same result at any thread count, and checks
+for Ctrl-C between chunks. A puzzle that is not one is a status in its row, never an
+exception; a wrong shape or dtype is a ``ValueError`` naming it.
+
+>>> import sudoku_batch as sb
+>>> r = sb.solve(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"])
+>>> r.status[0] == sb.Status.SOLVED, sb.to_strings(r.solutions)[0][:9]
+(True, '534678912')
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _native
+from ._convert import as_batch, index_of
+
+__version__ = _native.__version__
+
+__all__ = [
+    "CanonResult",
+    "CanonStatus",
+    "GenerateResult",
+    "Problem",
+    "RateResult",
+    "ReadResult",
+    "ShuffleResult",
+    "SolveResult",
+    "Status",
+    "VerifyResult",
+    "canon",
+    "generate",
+    "rate",
+    "read",
+    "register_accessor",
+    "shuffle",
+    "solve",
+    "solve_df",
+    "to_digits",
+    "to_strings",
+    "verify",
+]
+
+
+class Status(enum.IntEnum):
+    """What ``solve`` made of a puzzle (the values of ``SolveResult.status``)."""
+
+    SOLVED = 0
+    """Solved: at least one solution and, with ``limit >= 2``, exactly one."""
+    MULTIPLE = 1
+    """Two or more solutions (only reported with ``limit >= 2``)."""
+    UNSOLVABLE = 2
+    """The givens are consistent but no grid completes them."""
+    INVALID = 3
+    """The givens already break a rule (``errors`` names the unit and digit)."""
+    MALFORMED = 4
+    """The input is not a puzzle (``errors`` says why)."""
+    ABORTED = 5
+    """The search was stopped (never returned by this module: its calls have no time limit)."""
+
+
+class CanonStatus(enum.IntEnum):
+    """What ``canon`` made of a puzzle."""
+
+    OK = 0
+    INVALID = 1
+    MALFORMED = 2
+
+
+class Problem(enum.IntFlag):
+    """The problems ``verify`` finds (bits of ``VerifyResult.problems``), as the CLI's codes."""
+
+    MALFORMED = 1 << 0
+    MISSING_SOLUTION = 1 << 1
+    INVALID_GIVENS = 1 << 2
+    BAD_GRID = 1 << 3
+    CLUE_MISMATCH = 1 << 4
+    UNSOLVABLE = 1 << 5
+    NOT_UNIQUE = 1 << 6
+    WRONG_SOLUTION = 1 << 7
+
+
+Puzzles = Any
+"""Anything the calls take as puzzles (see the module docs)."""
+
+
+def _status_counts(status: np.ndarray, enum_type: type[enum.IntEnum]) -> str:
+    counts = np.bincount(status, minlength=len(enum_type))
+    parts = [f"{m.name.lower()}={counts[m.value]}" for m in enum_type if counts[m.value]]
+    return ", ".join(parts)
+
+
+class SolveResult:
+    """The result of :func:`solve`: arrays of length n, in input order.
+
+    Attributes:
+        solutions: (n, 81) uint8, the first solution found (the same on every run); zeros
+            where there is none.
+        status: (n,) uint8 of :class:`Status` values.
+        count: (n,) uint32, solutions found, at most ``limit`` (``limit`` means "that many
+            or more").
+        guesses: (n,) uint64, alternatives tried at branch points.
+        nodes: (n,) uint64, search states visited (the root included).
+        errors: ``{row: message}`` for malformed and invalid rows.
+    """
+
+    __slots__ = ("solutions", "status", "count", "guesses", "nodes", "errors", "index")
+
+    def __init__(self, fields: dict, index: Any = None) -> None:
+        self.solutions: np.ndarray = fields["solutions"]
+        self.status: np.ndarray = fields["status"]
+        self.count: np.ndarray = fields["count"]
+        self.guesses: np.ndarray = fields["guesses"]
+        self.nodes: np.ndarray = fields["nodes"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def __repr__(self) -> str:
+        return f"SolveResult(n={len(self)}: {_status_counts(self.status, Status)})"
+
+    def to_pandas(self) -> Any:
+        """A DataFrame with the CLI's csv columns ``solution, status, solutions, guesses,
+        nodes, error``, on the input's index when it had one."""
+        import pandas as pd
+
+        status = pd.Categorical.from_codes(
+            self.status.astype(np.int8), categories=[s.name.lower() for s in Status]
+        )
+        solved = self.status <= Status.MULTIPLE
+        text = to_strings(self.solutions)
+        solution = [t if ok else None for t, ok in zip(text, solved.tolist())]
+        error = [None] * len(self)
+        for row, message in self.errors.items():
+            error[row] = message
+        return pd.DataFrame(
+            {
+                "solution": solution,
+                "status": status,
+                "solutions": self.count,
+                "guesses": self.guesses,
+                "nodes": self.nodes,
+                "error": error,
+            },
+            index=self.index,
+        )
+
+
+def solve(
+    puzzles: Puzzles,
+    *,
+    limit: int = 1,
+    threads: Optional[int] = None,
+    algorithm: str = "fast",
+) -> SolveResult:
+    """Solve every puzzle.
+
+    Args:
+        puzzles: an (n, 81) or (n, 9, 9) integer array (0 empty), an ``S81``/``U81`` array,
+            a list of 81-character strings (``.``, ``0``, ``_`` or ``-`` for empty), a
+            pandas or polars Series, or a :class:`ReadResult`.
+        limit: stop after this many solutions: 1 finds one, 2 proves it unique, N counts up
+            to N.
+        threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core). Results are
+            the same at any count.
+        algorithm: ``fast`` (default), ``bands``, ``hybrid``, ``jcz``, ``mrv`` or ``naive``,
+            as the CLI's ``--algorithm``.
+
+    Returns:
+        a :class:`SolveResult` of arrays in input order.
+
+    Raises:
+        ValueError: a wrong shape or dtype, or a bad argument. A bad puzzle is never raised:
+            it is a status (``MALFORMED``, ``INVALID``, ...) with a message in ``errors``.
+    """
+    batch = as_batch(puzzles)
+    fields = _native.solve(batch, limit=limit, threads=threads, algorithm=algorithm)
+    return SolveResult(fields, index_of(puzzles))
+
+
+def solve_df(
+    puzzles: Puzzles,
+    *,
+    limit: int = 1,
+    threads: Optional[int] = None,
+    algorithm: str = "fast",
+) -> Any:
+    """:func:`solve` as a pandas DataFrame (see :meth:`SolveResult.to_pandas`), on the
+    input Series' index."""
+    return solve(puzzles, limit=limit, threads=threads, algorithm=algorithm).to_pandas()
+
+
+class VerifyResult:
+    """The result of :func:`verify`.
+
+    Attributes:
+        ok: (n,) bool, True where the listed solution is right (and, with ``unique``, the
+            puzzle has no other).
+        problems: (n,) uint16 of :class:`Problem` bits.
+        errors: ``{row: "code: detail" lines}`` for every row that is not ok, as
+            ``sudoku-batch verify`` reports them.
+    """
+
+    __slots__ = ("ok", "problems", "errors", "index")
+
+    def __init__(self, fields: dict, index: Any = None) -> None:
+        self.ok: np.ndarray = fields["ok"]
+        self.problems: np.ndarray = fields["problems"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.ok)
+
+    def __repr__(self) -> str:
+        return f"VerifyResult(n={len(self)}, ok={int(self.ok.sum())})"
+
+    def has(self, problem: Problem) -> np.ndarray:
+        """(n,) bool: the rows with ``problem``."""
+        return (self.problems & int(problem)) != 0
+
+
+def verify(
+    puzzles: Puzzles,
+    solutions: Puzzles,
+    *,
+    unique: bool = True,
+    threads: Optional[int] = None,
+) -> VerifyResult:
+    """Check each puzzle's listed solution (the same row of ``solutions``), as
+    ``sudoku-batch verify`` does: the solution must be a complete valid grid keeping the
+    clues and, with ``unique`` (the default), the puzzle must have no other solution."""
+    fields = _native.verify(
+        as_batch(puzzles), as_batch(solutions), unique=unique, threads=threads
+    )
+    return VerifyResult(fields, index_of(puzzles))
+
+
+class CanonResult:
+    """The result of :func:`canon`.
+
+    Attributes:
+        forms: (n, 81) uint8, each puzzle's canonical form up to the Sudoku symmetries
+            (equal forms: equivalent puzzles); zeros for invalid and malformed rows.
+        automorphisms: (n,) uint32, the symmetries mapping the puzzle to itself (>= 1; 0
+            where there is no form).
+        status: (n,) uint8 of :class:`CanonStatus` values.
+        errors: ``{row: message}`` for invalid and malformed rows.
+    """
+
+    __slots__ = ("forms", "automorphisms", "status", "errors", "index")
+
+    def __init__(self, fields: dict, index: Any = None) -> None:
+        self.forms: np.ndarray = fields["forms"]
+        self.automorphisms: np.ndarray = fields["automorphisms"]
+        self.status: np.ndarray = fields["status"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def __repr__(self) -> str:
+        return f"CanonResult(n={len(self)}: {_status_counts(self.status, CanonStatus)})"
+
+
+def canon(puzzles: Puzzles, *, threads: Optional[int] = None) -> CanonResult:
+    """The canonical form of each puzzle and its automorphism count, as ``sudoku-batch
+    canon``: two puzzles are the same up to relabelling, row/column/band/stack permutations
+    and transposition exactly when their forms are equal."""
+    return CanonResult(_native.canon(as_batch(puzzles), threads=threads), index_of(puzzles))
+
+
+class GenerateResult:
+    """The result of :func:`generate`: ``puzzles`` and ``solutions`` (n, 81) uint8, and the
+    ``attempts`` (n,) each puzzle took."""
+
+    __slots__ = ("puzzles", "solutions", "attempts")
+
+    def __init__(self, fields: dict) -> None:
+        self.puzzles: np.ndarray = fields["puzzles"]
+        self.solutions: np.ndarray = fields["solutions"]
+        self.attempts: np.ndarray = fields["attempts"]
+
+    def __len__(self) -> int:
+        return len(self.puzzles)
+
+    def __repr__(self) -> str:
+        return f"GenerateResult(n={len(self)})"
+
+
+def _bounds(value: Union[None, int, Sequence[int]], default: tuple[int, int], what: str):
+    if value is None:
+        return default
+    if isinstance(value, (int, np.integer)):
+        return int(value), int(value)
+    try:
+        low, high = value
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} must be a number or a (min, max) pair; got {value!r}") from None
+    return (default[0] if low is None else int(low)), (default[1] if high is None else int(high))
+
+
+def generate(
+    n: int,
+    *,
+    seed: int,
+    clues: Union[None, int, Sequence[int]] = None,
+    minimal: bool = False,
+    guesses: Union[None, int, Sequence[int]] = None,
+    max_attempts: int = 10_000,
+    threads: Optional[int] = None,
+) -> GenerateResult:
+    """Puzzles ``0..n`` of a seeded run, each with a unique solution: the same puzzles as
+    ``sudoku-batch generate --count n --seed SEED`` with the same bounds, at any thread
+    count.
+
+    Args:
+        n: how many.
+        seed: the run's seed.
+        clues: a clue count or a ``(min, max)`` range within 17-80 (default 22-36, the range
+            of typical published puzzles; with ``minimal``, any count).
+        minimal: remove clues until none can go (ignores the target count).
+        guesses: bounds on the guesses the ``jcz`` solver needs (a number or ``(min, max)``).
+        max_attempts: attempts per puzzle before giving up.
+
+    Raises:
+        ValueError: a puzzle could not meet the bounds within ``max_attempts`` (the message
+            says which bound failed and how close the attempts came).
+    """
+    low, high = _bounds(clues, (None, None), "clues")
+    gmin, gmax = _bounds(guesses, (0, 2**64 - 1), "guesses")
+    fields = _native.generate(
+        n,
+        seed=seed,
+        min_clues=low,
+        max_clues=high,
+        minimal=minimal,
+        min_guesses=gmin,
+        max_guesses=gmax,
+        max_attempts=max_attempts,
+        threads=threads,
+    )
+    return GenerateResult(fields)
+
+
+class ShuffleResult:
+    """The result of :func:`shuffle`.
+
+    Attributes:
+        puzzles: (n * copies, 81) uint8: copy ``j`` of puzzle ``i`` is row ``i * copies + j``
+            (zeros for the copies of a malformed puzzle).
+        solutions: the copies' solutions in the same layout (with ``solutions=True``), else
+            None.
+        source: (n * copies,) int64, the input row of each copy.
+        ok: (n,) bool per input puzzle: False where it is malformed.
+        errors: ``{row: message}`` for the malformed input rows.
+    """
+
+    __slots__ = ("puzzles", "solutions", "source", "ok", "errors")
+
+    def __init__(self, fields: dict, copies: int) -> None:
+        self.puzzles: np.ndarray = fields["puzzles"]
+        self.solutions: Optional[np.ndarray] = fields["solutions"]
+        self.ok: np.ndarray = fields["ok"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.source: np.ndarray = np.repeat(np.arange(len(self.ok), dtype=np.int64), copies)
+
+    def __len__(self) -> int:
+        return len(self.puzzles)
+
+    def __repr__(self) -> str:
+        return f"ShuffleResult(n={len(self)}, malformed inputs={len(self.errors)})"
+
+
+def shuffle(
+    puzzles: Puzzles,
+    *,
+    seed: int,
+    copies: int = 1,
+    solutions: bool = False,
+    threads: Optional[int] = None,
+) -> ShuffleResult:
+    """``copies`` images of each puzzle under random Sudoku symmetries (same difficulty,
+    same solution count, new look), the same as ``sudoku-batch shuffle --seed SEED
+    --copies N`` makes of a file with one puzzle per line. With ``solutions``, each copy's
+    solution too."""
+    fields = _native.shuffle(
+        as_batch(puzzles), seed=seed, copies=copies, solutions=solutions, threads=threads
+    )
+    return ShuffleResult(fields, copies)
+
+
+class RateResult:
+    """The result of :func:`rate`: Sudoku Explainer's ratings, arrays of length n.
+
+    Attributes:
+        er, ep, ed: (n,) float32, SE's ER (hardest step), EP (hardest up to the first
+            placement) and ED (first step); 0.0 where the puzzle is not rated.
+        hardest: (n,) uint8, index into ``techniques`` of the hardest step's technique
+            (255: none).
+        techniques: the technique names, in ladder order.
+        steps: (n,) uint32 steps on the path.
+        capped: (n,) bool: the path stopped early (it needs chains, which the engine does not
+            have, or a step above ``max_rating``): the ratings are a lower bound.
+        status: (n,) uint8 of :class:`Status` values of the uniqueness proof (limit 2): only
+            ``SOLVED`` rows are rated.
+        errors: ``{row: message}`` for the rows not rated.
+    """
+
+    __slots__ = ("er", "ep", "ed", "hardest", "techniques", "steps", "capped", "status",
+                 "errors", "index")
+
+    def __init__(self, fields: dict, index: Any = None) -> None:
+        self.er: np.ndarray = fields["er"]
+        self.ep: np.ndarray = fields["ep"]
+        self.ed: np.ndarray = fields["ed"]
+        self.hardest: np.ndarray = fields["hardest"]
+        self.techniques: list[str] = fields["techniques"]
+        self.steps: np.ndarray = fields["steps"]
+        self.capped: np.ndarray = fields["capped"]
+        self.status: np.ndarray = fields["status"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def __repr__(self) -> str:
+        rated = int((self.status == Status.SOLVED).sum())
+        return f"RateResult(n={len(self)}, rated={rated}, capped={int(self.capped.sum())})"
+
+    def hardest_names(self) -> list:
+        """The hardest step's technique name per row (None where there is none)."""
+        names = self.techniques
+        return [names[h] if h < len(names) else None for h in self.hardest.tolist()]
+
+    def to_pandas(self) -> Any:
+        """A DataFrame ``er, ep, ed, hardest, steps, capped, status, error`` on the input's
+        index when it had one."""
+        import pandas as pd
+
+        error = [None] * len(self)
+        for row, message in self.errors.items():
+            error[row] = message
+        return pd.DataFrame(
+            {
+                "er": self.er, "ep": self.ep, "ed": self.ed, "hardest": self.hardest_names(),
+                "steps": self.steps, "capped": self.capped,
+                "status": pd.Categorical.from_codes(
+                    self.status.astype(np.int8), categories=[s.name.lower() for s in Status]
+                ),
+                "error": error,
+            },
+            index=self.index,
+        )
+
+
+def rate(
+    puzzles: Puzzles,
+    *,
+    ladder: str = "se",
+    max_rating: Optional[float] = None,
+    threads: Optional[int] = None,
+) -> RateResult:
+    """Rate each puzzle by human-style difficulty: Sudoku Explainer 1.2.1.3's ER/EP/ED,
+    found by solving the puzzle step by step with SE's techniques in SE's order (the
+    library's ``rate`` engine). Each puzzle is proved unique first (solution limit 2); only
+    unique puzzles are rated, the others keep their :class:`Status`.
+
+    Args:
+        puzzles: as for :func:`solve`.
+        ladder: ``se`` (Sudoku Explainer 1.2.1.3, the default), ``sukaku`` (the set that rated
+            the Sudoku Exchange bank) or ``sukaku-default`` (with the UVWXYZ-Wing).
+        max_rating: stop a path once its next step would be harder (the row is then
+            ``capped``).
+        threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).
+
+    A puzzle whose path needs chains (ratings of 6.5 and up) is ``capped``: its ratings are
+    those of the path so far, never a wrong number.
+    """
+    fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
+                          threads=threads)
+    return RateResult(fields, index_of(puzzles))
+
+
+class ReadResult:
+    """The records of a file read by :func:`read`, one row each, in file order.
+
+    Attributes:
+        puzzles: (n, 81) uint8 cell values; zeros for a malformed record (see ``errors``).
+        solutions: (n, 81) uint8 of the solutions listed with the puzzles (a CSV solution
+            column, a line's second grid), zeros where none; None when the file lists none.
+        lines: (n,) uint64, the 1-based line where each record starts.
+        ids: the ``id`` column (list of str or None), or None when there is none.
+        errors: ``{row: message}`` for the malformed puzzles.
+        solution_errors: ``{row: message}`` for the malformed listed solutions.
+
+    Give it to the other calls as is (``solve(read(path))``): its malformed rows stay
+    malformed there.
+    """
+
+    __slots__ = ("puzzles", "solutions", "lines", "ids", "errors", "solution_errors", "_batch")
+
+    def __init__(self, fields: dict) -> None:
+        self.puzzles: np.ndarray = fields["puzzles"]
+        self.solutions: Optional[np.ndarray] = fields["solutions"]
+        self.lines: np.ndarray = fields["lines"]
+        self.ids: Optional[list] = fields["ids"]
+        self.errors: dict[int, str] = fields["errors"]
+        self.solution_errors: dict[int, str] = fields["solution_errors"]
+        self._batch: _native.Batch = fields["batch"]
+
+    @property
+    def malformed(self) -> np.ndarray:
+        """(n,) bool: the records whose puzzle is malformed."""
+        mask = np.zeros(len(self.lines), dtype=bool)
+        mask[list(self.errors)] = True
+        return mask
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __repr__(self) -> str:
+        listed = "with" if self.solutions is not None else "without"
+        return f"ReadResult(n={len(self)}, {listed} solutions, malformed={len(self.errors)})"
+
+
+def read(
+    path: Any,
+    *,
+    column: Union[None, str, int] = None,
+    format: str = "auto",
+    solutions: bool = True,
+) -> ReadResult:
+    """Read a puzzle file with the CLI's readers, straight into arrays.
+
+    Takes every input the CLI takes: one puzzle per line (the first 81-cell field; a second
+    one is the solution), CSV with a header (the puzzle and solution columns found by name:
+    Kaggle's ``quizzes,solutions`` and ``puzzle,solution``, or ``column``), 9-line blocks,
+    LeetCode boards; plain, gzip, zstd, xz, bzip2 or single-file zip, recognised by content;
+    ``"-"`` for standard input. Every record gives one row; a malformed one is a row too.
+
+    Args:
+        path: the file.
+        column: the CSV puzzle column, by header name or 0-based index.
+        format: ``auto`` (default), ``lines``, ``csv``, ``block`` or ``board``.
+        solutions: read the listed solutions (False skips them: faster).
+
+    Raises:
+        FileNotFoundError, OSError: the file cannot be opened or read.
+        ValueError: the file cannot be read as puzzles at all (a CSV with no puzzle column).
+    """
+    import os
+
+    return ReadResult(
+        _native.read(os.fspath(path), column=column, format=format, solutions=solutions)
+    )
+
+
+def to_digits(puzzles: Puzzles, *, threads: Optional[int] = None) -> np.ndarray:
+    """The puzzles as an (n, 81) uint8 array of cell values (0 empty).
+
+    Raises:
+        ValueError: a puzzle is malformed (the message names its row and the problem).
+    """
+    fields = _native.digits(as_batch(puzzles), threads=threads)
+    if fields["errors"]:
+        row = min(fields["errors"])
+        raise ValueError(f"puzzle {row}: {fields['errors'][row]}")
+    return fields["cells"]
+
+
+def to_strings(puzzles: Puzzles, *, empty: str = ".") -> list:
+    """The puzzles as 81-character strings, ``empty`` (``.`` or ``0``) for empty cells;
+    None for a malformed row."""
+    if len(empty) != 1 or not empty.isascii():
+        raise ValueError(f"empty must be one ASCII character; got {empty!r}")
+    return _native.strings(as_batch(puzzles), empty=ord(empty))
+
+
+def register_accessor() -> None:
+    """Register the ``.sudoku`` accessor on pandas Series (done on import when pandas is
+    already imported): ``df["puzzle"].sudoku.solve()`` is ``solve_df(df["puzzle"])``."""
+    import pandas as pd
+
+    if "sudoku" in getattr(pd.Series, "_accessors", set()):
+        return
+
+    @pd.api.extensions.register_series_accessor("sudoku")
+    class _SudokuAccessor:
+        """Batch calls on a Series of puzzles, keeping its index."""
+
+        def __init__(self, series: Any) -> None:
+            self._series = series
+
+        def solve(self, **kwargs: Any) -> Any:
+            """:func:`sudoku_batch.solve_df` of the Series."""
+            return solve_df(self._series, **kwargs)
+
+        def verify(self, solutions: Any, **kwargs: Any) -> VerifyResult:
+            """:func:`sudoku_batch.verify` of the Series against ``solutions``."""
+            return verify(self._series, solutions, **kwargs)
+
+        def canon(self, **kwargs: Any) -> Any:
+            """The canonical forms as a Series of strings on the same index."""
+            result = canon(self._series, **kwargs)
+            forms = to_strings(result.forms)
+            ok = (result.status == CanonStatus.OK).tolist()
+            return pd.Series(
+                [f if good else None for f, good in zip(forms, ok)], index=self._series.index
+            )
+
+        def digits(self) -> np.ndarray:
+            """:func:`sudoku_batch.to_digits` of the Series."""
+            return to_digits(self._series)
+
+
+if "pandas" in sys.modules:
+    register_accessor()

@@ -1,0 +1,105 @@
+"""How the calls behave as processes and threads see them: the GIL, Ctrl-C, fork, memory."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import sudoku_batch as sb
+from conftest import HARD, PUZZLE
+
+
+def hard_copies(copies: int) -> np.ndarray:
+    return sb.shuffle(HARD, seed=1, copies=copies).puzzles
+
+
+def test_the_gil_is_released_while_solving():
+    # A call of about half a second on this machine, whatever its speed.
+    probe = hard_copies(500)
+    start = time.perf_counter()
+    sb.solve(probe, threads=1, algorithm="jcz")
+    per_puzzle = (time.perf_counter() - start) / len(probe)
+    puzzles = hard_copies(min(200_000, max(500, int(0.5 / per_puzzle))))
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    time.sleep(0.2)
+    rate = ticks / 0.2  # ticks per second with the GIL free for the counter
+    before = ticks
+    start = time.perf_counter()
+    sb.solve(puzzles, threads=1, algorithm="jcz")
+    took = time.perf_counter() - start
+    during = ticks - before
+    done.set()
+    t.join()
+    # Held for the whole call, the GIL would let the counter run for one switch interval
+    # (5 ms) at most; released, it runs throughout (slowed only by sharing the cores).
+    assert took > 0.1, took
+    assert during > rate * took * 0.1, (during, rate, took)
+
+
+def test_ctrl_c_stops_a_long_call():
+    puzzles = hard_copies(20000)  # about a minute with the naive solver
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sb.solve(puzzles, threads=1, algorithm="mrv")
+    took = time.perf_counter() - start
+    timer.join()
+    assert took < 10, took
+
+
+def _child(conn):
+    r = sb.solve(HARD * 100, threads=2)
+    conn.send(sb.to_strings(r.solutions[:4]))
+    conn.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_the_pool_works_after_fork():
+    want = sb.to_strings(sb.solve(HARD * 100, threads=2).solutions[:4])  # the pool exists now
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe()
+    p = ctx.Process(target=_child, args=(child,))
+    p.start()
+    assert parent.poll(60), "the forked child hung"
+    assert parent.recv() == want
+    p.join(10)
+    assert p.exitcode == 0
+
+
+def rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
+def test_repeated_calls_do_not_leak():
+    puzzles = [PUZZLE] * 20000
+    for _ in range(5):
+        sb.solve(puzzles, limit=2)
+        sb.canon(puzzles[:2000])
+    before = rss()
+    for _ in range(40):
+        r = sb.solve(puzzles, limit=2)
+        sb.verify(puzzles[:2000], r.solutions[:2000])
+        sb.canon(puzzles[:2000])
+        sb.solve(["bad"] * 1000)
+        del r
+    grown = rss() - before
+    # One call's results are ~2.2 MB; 40 calls leaking them would be ~90 MB.
+    assert grown < 20 * 2**20, grown

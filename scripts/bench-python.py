@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The Python module against the CLI's `bench` and the other Python Sudoku packages, side by
+side in one run: each round measures every contender in turn (the module's calls: the median
+of CALLS calls; `bench`: its own rate over seconds of repeats); the table gives medians
+over the rounds and ratios taken within each round (so a busy machine slows both sides of a
+ratio alike).
+
+Run it with an interpreter that has the module and the anchors, in a scratch venv outside the
+repository (the anchors are never dependencies of the project):
+
+    python3 -m venv /tmp/bench-venv
+    /tmp/bench-venv/bin/pip install maturin numpy pandas pyarrow \\
+        rustoku lib-sudoku fast-sudoku-solver py-sudoku
+    /tmp/bench-venv/bin/pip install ./python            # the module, release build
+    cargo build --release --locked                      # the CLI for `bench`
+    /tmp/bench-venv/bin/python scripts/bench-python.py [--rounds 5] [--out FILE]
+
+Inputs (made once in a temporary folder from ../shared/datasets, by the CLI's `shuffle`):
+- "Kaggle 1M": 40 symmetry-shuffled copies of the 24,997-row Kaggle 1M sample, 999,880
+  puzzles, as a `quizzes,solutions` CSV with `0` for empty cells like the Kaggle file;
+- "top1465 x20": 20 shuffled copies of magictour's top1465, 29,300 hard puzzles.
+The slow anchors are timed on a prefix of each input (their rate does not depend on n).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import sudoku_batch as sb
+
+ROOT = Path(__file__).resolve().parents[1]
+DATASETS = ROOT.parent / "shared" / "datasets"
+CLI = ROOT / "target" / "release" / "sudoku-batch"
+# Calls per round of each module measurement, whose median stands for the round: `bench`
+# reports a steady rate over seconds of repeated solving, one call of the module lasts
+# under a second.
+CALLS = 3
+
+
+def cli(*args: str) -> str:
+    return subprocess.run([str(CLI), *args], check=True, capture_output=True, text=True).stdout
+
+
+def make_inputs(tmp: Path) -> tuple[Path, Path]:
+    kaggle = tmp / "kaggle-1m.csv"
+    out = cli(
+        "shuffle", str(DATASETS / "kaggle1m_sample_first24997.csv"), "--seed", "1",
+        "--copies", "40", "--with-solutions", "--quiet",
+    )
+    rows = out.splitlines()[1:]
+    with open(kaggle, "w") as f:
+        f.write("quizzes,solutions\n")
+        for row in rows:
+            f.write(row.replace(".", "0") + "\n")
+    top = tmp / "top1465-x20.txt"
+    top.write_text(
+        cli("shuffle", str(DATASETS / "puzzles3_magictour_top1465"), "--seed", "2",
+            "--copies", "20", "--quiet")
+    )
+    return kaggle, top
+
+
+def timed(f, n: int, calls: int = 1) -> float:
+    """Puzzles per second of f (which handles n puzzles): the median of `calls` calls, each
+    timed from the call to the release of its result."""
+    rates = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        result = f()
+        del result
+        rates.append(n / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def bench_cli(path: Path, threads: int) -> float:
+    out = cli("bench", str(path), "--threads", str(threads), "--runs", "3", "--seconds", "3",
+              "--json")
+    return json.loads(out.splitlines()[0])["puzzles_per_sec"]
+
+
+def in_threads(f, items: list, threads: int) -> None:
+    """f over items split into `threads` contiguous parts, one Python thread each."""
+    parts = [items[k::threads] for k in range(threads)]
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda part: [f(x) for x in part], parts))
+
+
+def anchors():
+    """The anchors that import, each as (name, solve one puzzle from an 81-char str)."""
+    found = {}
+    try:
+        import rustoku
+
+        found["rustoku"] = rustoku.solve
+    except ImportError:
+        pass
+    try:
+        import lib_sudoku
+
+        cells = bytes.maketrans(b".0123456789", bytes([0, *range(10)]))
+        found["lib-sudoku"] = lambda s: lib_sudoku.solve(bytearray(s.encode().translate(cells)))
+    except ImportError:
+        pass
+    return found
+
+
+def slow_anchor_rates(kaggle: list[str], top: list[str]) -> dict:
+    """py-sudoku and fast-sudoku-solver, once (minutes per thousand puzzles)."""
+    rates = {}
+    try:
+        from sudoku import Sudoku
+
+        def py_sudoku(s):
+            board = [[int(s[r * 9 + c]) if s[r * 9 + c] not in ".0" else None for c in range(9)]
+                     for r in range(9)]
+            return Sudoku(3, 3, board=board).solve()
+
+        rates["py-sudoku"] = (
+            timed(lambda: [py_sudoku(s) for s in kaggle[:300]], 300),
+            timed(lambda: [py_sudoku(s) for s in top[:10]], 10),
+        )
+    except ImportError:
+        pass
+    try:
+        from fast_sudoku_solver.sudoku_solver import SudokuSolver
+
+        def fast(items):
+            solved = 0
+            for s in items:
+                solved += SudokuSolver.solve(s.replace(".", "0")) is not None
+            return solved
+
+        try:
+            k = timed(lambda: fast(kaggle[:300]), 300)
+            t = timed(lambda: fast(top[:20]), 20)
+            rates["fast-sudoku-solver"] = (k, t)
+        except Exception as e:  # noqa: BLE001 - the anchor's failure is the finding
+            rates["fast-sudoku-solver"] = f"fails: {type(e).__name__}: {e}"
+    except ImportError:
+        pass
+    return rates
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--out", type=Path, help="also write the report here")
+    args = ap.parse_args()
+    if not CLI.exists():
+        sys.exit(f"{CLI} is missing: cargo build --release --locked")
+    import pandas as pd
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-python-"))
+    try:
+        kaggle_csv, top_txt = make_inputs(tmp)
+        k_read = sb.read(kaggle_csv)
+        k_array = k_read.puzzles
+        # dtype=str: without it pandas parses the 81-digit column into Python ints (leading
+        # zeros, the empty cells, lost).
+        k_series = pd.read_csv(kaggle_csv, dtype=str)["quizzes"]
+        k_list = k_series.tolist()
+        t_array = sb.read(top_txt).puzzles
+        t_list = sb.to_strings(t_array)
+        n_k, n_t = len(k_array), len(t_array)
+        found = anchors()
+        rounds: list[dict] = []
+        for r in range(args.rounds):
+            m = {}
+            m["array 2t"] = timed(lambda: sb.solve(k_array, threads=2), n_k, CALLS)
+            m["list 2t"] = timed(lambda: sb.solve(k_list, threads=2), n_k, CALLS)
+            m["series 2t"] = timed(lambda: sb.solve(k_series, threads=2), n_k, CALLS)
+            m["bench 2t"] = bench_cli(kaggle_csv, 2)
+            m["top 1t"] = timed(lambda: sb.solve(t_array, threads=1), n_t, CALLS)
+            m["top 2t"] = timed(lambda: sb.solve(t_array, threads=2), n_t, CALLS)
+            m["top bench 1t"] = bench_cli(top_txt, 1)
+            m["top bench 2t"] = bench_cli(top_txt, 2)
+            for name, solve in found.items():
+                sub_k, sub_t = k_list[:100_000], t_list[: 2000 if name == "rustoku" else 100]
+                m[f"{name} 1t"] = timed(lambda: [solve(s) for s in sub_k], len(sub_k))
+                m[f"{name} top 1t"] = timed(lambda: [solve(s) for s in sub_t], len(sub_t))
+                m[f"{name} top 2t"] = timed(lambda: in_threads(solve, sub_t, 2), len(sub_t))
+            start = time.perf_counter()
+            sb.read(kaggle_csv)
+            m["read s"] = time.perf_counter() - start
+            start = time.perf_counter()
+            pd.read_csv(kaggle_csv, dtype=str)
+            m["pandas s"] = time.perf_counter() - start
+            start = time.perf_counter()
+            pd.read_csv(kaggle_csv)
+            m["pandas plain s"] = time.perf_counter() - start
+            rounds.append(m)
+            print(f"round {r + 1}/{args.rounds}: " + ", ".join(f"{k} {v:,.0f}" if v > 10 else
+                  f"{k} {v:.3f}" for k, v in m.items()), file=sys.stderr)
+        slow = slow_anchor_rates(k_list, t_list)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def med(key):
+        return statistics.median(m[key] for m in rounds)
+
+    def ratio(a, b):
+        return statistics.median(m[a] / m[b] for m in rounds)
+
+    commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                if line.startswith("model name")), platform.processor())
+    lines = [
+        f"# scripts/bench-python.py, {datetime.date.today()}, commit {commit}, {cpu}, "
+        f"{os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}, "
+        f"pandas {pd.__version__}; {args.rounds} rounds, medians; ratios within each round",
+        "",
+        "| measure | target | measured |",
+        "|---|---|---|",
+        f"| `solve` (n, 81) uint8, Kaggle 1M, 2 threads | >= 0.9x `bench --threads 2` | "
+        f"{med('array 2t'):,.0f}/s vs {med('bench 2t'):,.0f}/s: **{ratio('array 2t', 'bench 2t'):.2f}x** |",
+    ]
+    if "lib-sudoku 1t" in rounds[0]:
+        lines.append(
+            f"| same, against lib-sudoku (1 thread, 100k) | >= 10x | "
+            f"lib-sudoku {med('lib-sudoku 1t'):,.0f}/s: **{ratio('array 2t', 'lib-sudoku 1t'):.1f}x** |"
+        )
+    lines += [
+        f"| `solve` list[str], Kaggle 1M, 2 threads | >= 0.7x bench 2t | "
+        f"{med('list 2t'):,.0f}/s: **{ratio('list 2t', 'bench 2t'):.2f}x** |",
+        f"| `solve` pandas Series (read_csv), 2 threads | >= 0.7x bench 2t | "
+        f"{med('series 2t'):,.0f}/s: **{ratio('series 2t', 'bench 2t'):.2f}x** |",
+        f"| `solve` top1465 x20 shuffled, 1 thread | >= 0.9x `bench --threads 1` | "
+        f"{med('top 1t'):,.0f}/s vs {med('top bench 1t'):,.0f}/s: **{ratio('top 1t', 'top bench 1t'):.2f}x** |",
+    ]
+    if "rustoku top 1t" in rounds[0]:
+        lines.append(
+            f"| same, against rustoku (1 thread, 2000) | >= 100x | rustoku "
+            f"{med('rustoku top 1t'):,.0f}/s: **{ratio('top 1t', 'rustoku top 1t'):.0f}x** |"
+        )
+    lines.append(
+        f"| 2 threads / 1 thread, top1465 x20 | >= 1.8x | **{ratio('top 2t', 'top 1t'):.2f}x** "
+        f"(bench: {ratio('top bench 2t', 'top bench 1t'):.2f}x"
+        + "".join(f"; {a}: {ratio(a + ' top 2t', a + ' top 1t'):.2f}x" for a in found)
+        + ") |"
+    )
+    lines.append(
+        f"| `read` of the Kaggle 1M CSV | faster than `pandas.read_csv` | "
+        f"{med('read s'):.3f} s vs {med('pandas s'):.3f} s (`dtype=str`; "
+        f"{med('pandas plain s'):.3f} s without, which turns the puzzles into ints): "
+        f"**{ratio('pandas s', 'read s'):.2f}x faster** |"
+    )
+    lines += ["", "Anchors (puzzles/s, one thread, conversion from str included):", ""]
+    for name in found:
+        lines.append(f"- {name}: Kaggle {med(name + ' 1t'):,.0f}/s, top1465 {med(name + ' top 1t'):,.0f}/s")
+    for name, rate in slow.items():
+        if isinstance(rate, str):
+            lines.append(f"- {name}: {rate}")
+        else:
+            lines.append(f"- {name}: Kaggle {rate[0]:,.0f}/s, top1465 {rate[1]:,.1f}/s (one run)")
+    report = "\n".join(lines) + "\n"
+    print(report)
+    if args.out:
+        args.out.write_text(report)
+
+
+if __name__ == "__main__":
+    main()

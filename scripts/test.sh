@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Every test, on a fresh machine: the Rust suite (`cargo test --locked`) and the Python
+# module's (pytest), with what they need installed first: a venv (target/python-venv, or
+# $SUDOKU_BATCH_VENV) with maturin, numpy, pandas, pyarrow, polars, pytest and pyspark from
+# PyPI, and the module built into it. pytest's "no tests ran" (exit 5) is a failure.
+#
+#   scripts/test.sh            # everything
+#   scripts/test.sh -k read    # arguments go to pytest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=${SUDOKU_BATCH_VENV:-target/python-venv}
+python=${PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+  echo "== python venv: $venv"
+  "$python" -m venv "$venv"
+fi
+venv=$(cd "$venv" && pwd)
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  "maturin>=1.9,<2" numpy pandas pyarrow polars pytest pyspark
+
+echo "== cargo test --locked"
+cargo test --locked
+
+echo "== the Python module (maturin develop) and its tests"
+# The optimised dev build of python/Cargo.toml: as fast to run as release, without the link-time
+# optimisation that makes the wheel's build slow.
+(cd python && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" "$venv/bin/maturin" develop --locked --quiet)
+status=0
+SUDOKU_BATCH_CLI="$PWD/target/debug/sudoku-batch" "$venv/bin/python" -m pytest python/tests -q "$@" \
+  || status=$?
+if [ "$status" -eq 5 ]; then
+  echo "pytest ran no tests: that is a failure" >&2
+  exit 1
+fi
+exit "$status"

@@ -1,0 +1,372 @@
+//! `sudoku-batch rate`: every input through the pipeline, rated the way Sudoku Explainer rates,
+//! a summary on stderr, the exit code.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use sudoku_batch::io::passthrough::Columns;
+use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
+use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
+use sudoku_batch::rate::{Difficulty, Ladder, RateOptions};
+use sudoku_batch::rating::summary::{RunInfo, Summary, Tally};
+use sudoku_batch::rating::{
+    Counted, FoldRated, RateLineRender, RateStats, RateStatus, RateWork, RateWriter, RatedRecord,
+    Raters,
+};
+
+use crate::cli::{choices, output_formats, parse_empty, InputArgs, ReportArgs, ThreadsArg};
+use crate::job::{Job, Outputs, Writer};
+use crate::output::Diagnostics;
+use crate::progress::Bar;
+
+pub const HELP: &str = "\
+Each record is parsed, solved (a limit of 2 proves its solution unique) and, when it is a
+valid puzzle with exactly one solution, rated the way Sudoku Explainer rates a puzzle: step
+by step, at each step the easiest technique of the ladder that applies. ER is the hardest
+step of the path, EP the hardest up to the first placement, ED up to the first elimination.
+
+Input formats: as for solve (lines, csv, block, board; .gz and other compressed files; - or
+no INPUT reads stdin).
+
+Output (one record per input record, in input order):
+  line    ER/EP/ED as serate prints it (2.6/1.2/1.2), then \" capped\" when the path stopped
+          early (a technique the engine lacks, or --max-rating): the rating is then a lower
+          bound; a record that was not rated gets its status word
+  csv     line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error
+  jsonl   the same fields; with --steps, each record's steps first (\"kind\":\"step\": line,
+          step, technique, difficulty, cells, digits, placements r1c2=5, eliminations
+          r3c4<>7), then its \"kind\":\"rating\" object
+
+Statuses:
+  rated       a valid puzzle with one solution, rated (capped or not)
+  multiple    2 or more solutions: not rated
+  unsolvable  the givens are consistent but no grid completes them
+  invalid     the givens break a rule: the message names digit, unit and cells
+  malformed   not a puzzle: the message names the character or length that is wrong
+  failed      the rating engine failed on the puzzle (a defect: please report the puzzle)
+
+Exit codes:
+  0    every record rated (capped ratings count as rated; the summary counts them)
+  1    the run finished, but some records were multiple, unsolvable, invalid, malformed or
+       failed
+  2    usage or I/O error, or --strict stopped at a record not rated (the message names
+       file:line)
+  130  interrupted (SIGINT; 143 for SIGTERM): the -o file is removed, never left half written
+
+Examples:
+  sudoku-batch rate datasets/generated-hard-1k.txt --stats-json hard.json -o ratings.txt
+  sudoku-batch rate --format csv --passthrough --max-rating 6.2 puzzles.csv.gz > rated.csv
+  sudoku-batch rate --steps puzzle.txt | jq -c 'select(.kind == \"step\")'
+  sudoku-batch plot hard.json -o er-histogram.svg";
+
+/// Records per batch with `--steps`.
+const STEPS_BATCH: usize = 64;
+
+/// `sudoku-batch rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Input files; `-` or none reads stdin.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Write results here instead of stdout: through a temporary file in the same directory,
+    /// renamed when the run succeeds, so FILE is complete or absent (also on error or Ctrl-C);
+    /// a name ending in .gz, .zst, .xz or .bz2 is written compressed.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Output format: line (ER/EP/ED or status word), csv or jsonl [default: line; jsonl
+    /// with --steps].
+    #[arg(long, short, ignore_case = true, value_parser = output_formats())]
+    pub format: Option<OutputFormat>,
+
+    /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
+    /// rated the Sudoku Exchange bank) or sukaku-default (Sukaku Explainer's default set as
+    /// its current release runs it: sukaku and the UVWXYZ-Wing).
+    #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
+    pub ladder: Ladder,
+
+    /// Stop a puzzle's path once the next step would be harder than X (e.g. 6.2): the result
+    /// is capped, its ER a lower bound. Bounds the time of big files.
+    #[arg(long, value_name = "X", value_parser = parse_max_rating)]
+    pub max_rating: Option<Difficulty>,
+
+    /// Write every step of each path (jsonl, see below) before the record's rating object.
+    #[arg(long)]
+    pub steps: bool,
+
+    /// Leave out the CSV header line.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// csv/jsonl: each record is the input record as read (a CSV row's columns under their
+    /// own names, a line file's line as `input`), then the results (file, line, status, er,
+    /// ep, ed, hardest, steps, capped, error); a result name that equals an input column's
+    /// gets `result_` in front.
+    #[arg(long)]
+    pub passthrough: bool,
+
+    /// csv/jsonl: write the puzzle with CHAR for empty cells (default: as in the input).
+    #[arg(long, value_name = "CHAR", value_parser = parse_empty)]
+    pub empty: Option<u8>,
+
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+
+    /// Records per batch.
+    #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
+    pub batch: usize,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    #[command(flatten)]
+    pub report: ReportArgs,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+fn ladders() -> impl clap::builder::TypedValueParser<Value = Ladder> {
+    choices(&[
+        ("se", &[], Ladder::Se),
+        ("sukaku", &[], Ladder::Sukaku),
+        ("sukaku-default", &[], Ladder::SukakuDefault),
+    ])
+}
+
+fn parse_max_rating(s: &str) -> Result<Difficulty, String> {
+    let bad = || format!("{s:?}: expected a rating from 1.0 to 25.5 with one decimal, e.g. 6.2");
+    let d: Difficulty = s.trim().parse().map_err(|_| bad())?;
+    if d.0 < 10 {
+        return Err(bad());
+    }
+    Ok(d)
+}
+
+/// The output format: `--format`, else jsonl with `--steps` and line without.
+fn format_of(args: &RateArgs) -> anyhow::Result<OutputFormat> {
+    match (args.format, args.steps) {
+        (Some(OutputFormat::Jsonl) | None, true) => Ok(OutputFormat::Jsonl),
+        (Some(_), true) => anyhow::bail!("--steps writes jsonl: leave out --format or give jsonl"),
+        (Some(format), false) => Ok(format),
+        (None, false) => Ok(OutputFormat::Line),
+    }
+}
+
+pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
+    let format = format_of(args)?;
+    if args.passthrough && format == OutputFormat::Line {
+        anyhow::bail!("--passthrough needs --format csv or jsonl");
+    }
+    let options = ReaderOptions {
+        keep_text: format != OutputFormat::Line,
+        skip_solutions: true,
+        ..args.input.reader_options()
+    };
+    let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
+    let threads = args.threads.count();
+    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
+    // A hard puzzle's steps take ~5 KB of JSON (up to ~12 KB), held twice (in the record,
+    // then rendered): small batches keep the bytes in flight low (generated-hard-1k six
+    // times, 2 threads: peak RSS 21 MiB with 64 records a batch, 38 MiB with 256).
+    job.batch = if args.steps {
+        args.batch.min(STEPS_BATCH)
+    } else {
+        args.batch
+    };
+    let mut bar = job.progress_bar(args.output.as_deref());
+    let mut writer = rate_writer(out, format, args, &job);
+    let raters = Raters::new(
+        RateOptions {
+            ladder: args.ladder,
+            max_rating: args.max_rating,
+        },
+        job.threads,
+    );
+    let work = RateWork {
+        raters: &raters,
+        keep: format != OutputFormat::Line,
+        steps: args.steps,
+    };
+    let mut totals = Totals::new(args.quiet);
+    for input in &job.inputs {
+        let label = input.label();
+        let reader = job.open(input)?;
+        writer.set_input(&label, reader.csv_headers())?;
+        // Records are formatted and the rated ones counted on the workers; with one worker,
+        // csv and jsonl records are formatted on the writer thread, beside it (as solve does).
+        let records = writer.renderer().filter(|_| job.threads > 1);
+        let render = match (&records, format) {
+            (Some(records), _) => Some(records as &dyn Render<_>),
+            (None, OutputFormat::Line) => Some(&RateLineRender as &dyn Render<_>),
+            (None, _) => None,
+        };
+        bar.next_input(reader.bytes_read(), totals.stats.records);
+        let fold = FoldRated { file: &label };
+        let on = OnWorkers {
+            render,
+            fold: Some(&fold),
+        };
+        let collect = |r: &mut RatedRecord| totals.add(&label, r, args.report.strict, &bar);
+        let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
+        totals.end_input(ran.parts);
+    }
+    job.commit(writer.into_inner())?;
+    report(job, args, &bar, totals)
+}
+
+/// The ratings' writer, in `format`, with a `file` column for several inputs.
+fn rate_writer(
+    out: Writer,
+    format: OutputFormat,
+    args: &RateArgs,
+    job: &Job,
+) -> RateWriter<Writer> {
+    // Only the first shard writes the CSV header, so shard outputs concatenate.
+    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
+    RateWriter::new(out, format, header)
+        .with_columns(Columns {
+            file: job.inputs.len() > 1,
+            empty: args.empty,
+            passthrough: args.passthrough,
+        })
+        .with_steps(args.steps)
+}
+
+/// The end of the run: messages, the summary (stderr and --stats-json), the exit code.
+fn report(job: Job, args: &RateArgs, bar: &Bar, totals: Totals) -> anyhow::Result<ExitCode> {
+    bar.finish();
+    totals
+        .diagnostics
+        .finish("--format jsonl or csv gives every record's message");
+    let info = RunInfo {
+        inputs: job.inputs.iter().map(Input::label).collect(),
+        ladder: args.ladder,
+        max_rating: args.max_rating,
+        threads: job.threads,
+    };
+    let summary = Summary::new(info, job.seconds(), totals.stats, &totals.tally);
+    if !args.quiet {
+        print_summary(&summary);
+    }
+    job.finish(&summary, summary.stats.problems() == 0)
+}
+
+/// What the collect step gathers: totals, ratings, and messages about bad records. Rated
+/// records are counted on the workers when they format the records ([`FoldRated`]) and added
+/// in at the end of each input.
+struct Totals {
+    stats: RateStats,
+    /// The inputs before the current one.
+    tally: Tally,
+    /// The current input's records seen by the collect step.
+    input: Counted,
+    diagnostics: Diagnostics,
+}
+
+impl Totals {
+    fn new(quiet: bool) -> Totals {
+        Totals {
+            stats: RateStats::default(),
+            tally: Tally::default(),
+            input: Counted::default(),
+            diagnostics: Diagnostics::new(quiet),
+        }
+    }
+
+    /// Add in the counts the workers made of the input just run.
+    fn end_input(&mut self, parts: Vec<Counted>) {
+        let mut input = std::mem::take(&mut self.input);
+        for part in parts {
+            input.stats.merge(&part.stats);
+            input.tally.merge_same_input(part.tally);
+        }
+        self.stats.merge(&input.stats);
+        self.tally.append(input.tally);
+    }
+
+    /// Count one record of input `label`; with `strict`, stop at the first not rated.
+    fn add(&mut self, label: &str, r: &RatedRecord, strict: bool, bar: &Bar) -> Result<(), Halt> {
+        if let Some(message) = r.problem() {
+            if strict {
+                return Err(Halt {
+                    line: r.line,
+                    message: format!("{message} (stopped by --strict)"),
+                });
+            }
+            // Input errors and engine failures are worth a message; multiple and unsolvable
+            // are answers, already in the output.
+            if matches!(
+                r.status,
+                RateStatus::Malformed | RateStatus::Invalid | RateStatus::Failed
+            ) {
+                self.diagnostics
+                    .report(|m| bar.println(m), label, r.line, &message);
+            }
+        }
+        self.input.add(label, r);
+        Ok(())
+    }
+}
+
+fn print_summary(s: &Summary) {
+    let t = &s.stats;
+    eprintln!(
+        "sudoku-batch: {} records in {:.2} s ({:.0} puzzles/s, {} thread{}, ladder {}): {} rated ({} capped), {} multiple, {} unsolvable, {} invalid, {} malformed{}",
+        t.records,
+        s.seconds,
+        s.puzzles_per_sec,
+        s.threads,
+        if s.threads == 1 { "" } else { "s" },
+        s.ladder,
+        t.rated,
+        t.capped,
+        t.multiple,
+        t.unsolvable,
+        t.invalid,
+        t.malformed,
+        if t.failed > 0 { format!(", {} failed", t.failed) } else { String::new() },
+    );
+    let (Some(mean), Some(p)) = (s.er_mean, s.er_spread) else {
+        return;
+    };
+    eprintln!(
+        "sudoku-batch: ER mean {mean:.2} (p50 {:.1} p90 {:.1} p99 {:.1} max {:.1})",
+        p.p50, p.p90, p.p99, p.max
+    );
+    let buckets: Vec<String> = s
+        .er_histogram
+        .iter()
+        .map(|b| format!("{:.1}:{}", b.er, b.count))
+        .collect();
+    eprintln!(
+        "sudoku-batch: ER histogram (rating:puzzles) {}",
+        buckets.join(" ")
+    );
+    let techniques: Vec<String> = s
+        .hardest_techniques
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {}",
+                t.technique.as_deref().unwrap_or("(no step)"),
+                t.count
+            )
+        })
+        .collect();
+    eprintln!("sudoku-batch: hardest step: {}", techniques.join(", "));
+    if let Some(h) = &s.hardest {
+        eprintln!(
+            "sudoku-batch: hardest puzzle: ER {:.1}{} ({}), line {} of {}",
+            h.er,
+            if h.capped { " capped" } else { "" },
+            h.technique.as_deref().unwrap_or("no step"),
+            h.line,
+            h.file
+        );
+    }
+}
