@@ -22,7 +22,9 @@ for ref in "$oracle"/ref/*.se.txt "$oracle"/ref/*.sukaku.txt; do
     cut -c1-81 "$sample" > "$tmp/in.txt"
     "$bin" --ladder "$ladder" "$tmp/in.txt" > "$tmp/ours.txt" 2>/dev/null
     echo "== $name, ladder $ladder, against $(basename "$ref")"
-    python3 scripts/rate-agreement.py "$ref" "$tmp/ours.txt" --show "$show"
+    cap=6.5
+    [ "$ladder" = se ] && cap=8.5
+    python3 scripts/rate-agreement.py --cap-from "$cap" "$ref" "$tmp/ours.txt" --show "$show"
     if [ "$ladder" = sukaku ]; then
         echo "== $name, ladder sukaku, against the bank's rating"
         python3 scripts/rate-agreement.py --bank --bands fine "$ref" "$tmp/ours.txt" --show "$show"

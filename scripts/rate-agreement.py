@@ -14,7 +14,8 @@ OURS lines (examples/rate_file.rs):
 
 Puzzles are matched by their 81 characters (0 and . both mean empty); a puzzle rated
 twice in REFERENCE keeps its first rating. A capped rating of ours counts as agreeing
-when the reference needed chains (ER >= 6.5); below that it is a miss ("capped"). Prints
+when the reference ER is --cap-from or more (the ladder lacks
+that technique); below that it is a miss ("capped"). Prints
 per band: n, equal ER, equal ER/EP/ED (when the reference has EP/ED), capped, and wrong
 (not capped and different); then up to N differing puzzles.
 """
@@ -73,7 +74,9 @@ def read_ours(path):
 
 
 BANDS_SE = [(0.0, 2.45, "< 2.5"), (2.45, 4.0, "2.5-3.9"), (4.0, 5.0, "4.0-4.9"),
-            (5.0, 6.0, "5.0-5.9"), (6.0, 6.45, "6.0-6.4"), (6.45, 99.0, ">= 6.5 (chains)")]
+            (5.0, 6.0, "5.0-5.9"), (6.0, 6.45, "6.0-6.4"), (6.45, 6.95, "6.5-6.9"),
+            (6.95, 7.45, "7.0-7.4"), (7.45, 7.95, "7.5-7.9"), (7.95, 8.45, "8.0-8.4"),
+            (8.45, 99.0, ">= 8.5")]
 
 
 def bands_fine():
@@ -93,6 +96,10 @@ def main():
     ap.add_argument("--show", type=int, default=20, help="differing puzzles to list")
     ap.add_argument("--bands", choices=["se", "fine"], default="se")
     ap.add_argument("--bank", action="store_true", help="the last field is the reference ER")
+    ap.add_argument("--cap-from", type=float, default=6.5,
+                    help="reference ER from which a capped rating counts as agreeing (the least "
+                         "difficulty of the first technique the ladder lacks: 6.5 for the Sukaku "
+                         "ladders, 8.5 for se)")
     args = ap.parse_args()
     ref = read_reference(args.reference, args.bank)
     ours = read_ours(args.ours)
@@ -109,7 +116,7 @@ def main():
         label = next(l for lo, hi, l in bands if lo <= er < hi)
         row = rows[label]
         row[0] += 1
-        chains = er >= 6.45
+        chains = er >= args.cap_from - 0.05
         capped = o[4]
         if capped:
             row[3] += 1
