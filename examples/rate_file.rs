@@ -11,10 +11,78 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Step};
+use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Rating, Step};
 use sudoku_batch::solver::{solve_with_limit, Status};
+use sudoku_batch::Grid;
 
 fn main() {
+    let args = parse_args();
+    let path = &args.path;
+    let (puzzles, malformed) =
+        load_puzzles(path, &ReaderOptions::default()).expect("read the file");
+    if malformed > 0 {
+        eprintln!("{}: {malformed} malformed records skipped", path.display());
+    }
+    let mut rater = Rater::new(args.options);
+    let cpu_start = thread_cpu_ns();
+    let start = Instant::now();
+    let mut out = String::new();
+    let mut rated = 0usize;
+    for round in 0..args.repeat {
+        for p in &puzzles {
+            let outcome = solve_with_limit(p, 2);
+            if outcome.status != Status::Solved {
+                if round == 0 && !args.quiet {
+                    out.push_str(&format!("{} {}\n", p.to_line(), outcome.status));
+                }
+                continue;
+            }
+            if args.solve_only {
+                rated += 1;
+                continue;
+            }
+            let solution = outcome.solution.expect("solved");
+            let r = if args.steps && round == 0 {
+                let mut n = 0;
+                rater.rate_with_steps(p, &solution, &mut |step: &Step<'_>| {
+                    n += 1;
+                    push_step(&mut out, n, step);
+                })
+            } else {
+                rater.rate(p, &solution)
+            };
+            rated += 1;
+            if round == 0 && !args.quiet {
+                push_rating(&mut out, p, &r);
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let cpu = match (cpu_start, thread_cpu_ns()) {
+        // The scheduler's clock moves at scheduling points: a very short run may not see it.
+        (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
+        _ => seconds,
+    };
+    print!("{out}");
+    eprintln!(
+        "{}: {rated} ratings in {seconds:.3} s wall, {cpu:.3} s CPU: {:.0} puzzles/s, {:.2} us/puzzle CPU (one thread, solve included)",
+        path.display(),
+        rated as f64 / cpu,
+        cpu * 1e6 / rated.max(1) as f64
+    );
+}
+
+/// The command line.
+struct Args {
+    options: RateOptions,
+    repeat: usize,
+    quiet: bool,
+    solve_only: bool,
+    steps: bool,
+    path: PathBuf,
+}
+
+fn parse_args() -> Args {
     let mut options = RateOptions::default();
     let mut repeat = 1usize;
     let mut quiet = false;
@@ -45,80 +113,46 @@ fn main() {
     let _ = Ladder::Se;
     let path =
         path.expect("usage: rate_file [--ladder L] [--max-rating X] [--repeat N] [--quiet] FILE");
-    let (puzzles, malformed) =
-        load_puzzles(&path, &ReaderOptions::default()).expect("read the file");
-    if malformed > 0 {
-        eprintln!("{}: {malformed} malformed records skipped", path.display());
+    Args {
+        options,
+        repeat,
+        quiet,
+        solve_only,
+        steps,
+        path,
     }
-    let mut rater = Rater::new(options);
-    let cpu_start = thread_cpu_ns();
-    let start = Instant::now();
-    let mut out = String::new();
-    let mut rated = 0usize;
-    for round in 0..repeat {
-        for p in &puzzles {
-            let outcome = solve_with_limit(p, 2);
-            if outcome.status != Status::Solved {
-                if round == 0 && !quiet {
-                    out.push_str(&format!("{} {}\n", p.to_line(), outcome.status));
-                }
-                continue;
-            }
-            if solve_only {
-                rated += 1;
-                continue;
-            }
-            let solution = outcome.solution.expect("solved");
-            let r = if steps && round == 0 {
-                let mut n = 0;
-                rater.rate_with_steps(p, &solution, &mut |step: &Step<'_>| {
-                    n += 1;
-                    out.push_str(&format!("{n}\t{}\t{}\t", step.difficulty, step.technique));
-                    for pl in step.placements {
-                        out.push_str(&format!("{pl} "));
-                    }
-                    for e in step.eliminations {
-                        out.push_str(&format!("{e} "));
-                    }
-                    out.push('\t');
-                    for &c in step.cells {
-                        out.push_str(&format!("r{}c{} ", c / 9 + 1, c % 9 + 1));
-                    }
-                    out.push('\n');
-                })
-            } else {
-                rater.rate(p, &solution)
-            };
-            rated += 1;
-            if round == 0 && !quiet {
-                let hardest = r.hardest.map_or("-", |t| t.name());
-                let capped = if r.capped { " capped" } else { "" };
-                out.push_str(&format!(
-                    "{} {}/{}/{} {} {}{}\n",
-                    p.to_line(),
-                    r.er,
-                    r.ep,
-                    r.ed,
-                    hardest.replace(' ', "_"),
-                    r.steps,
-                    capped
-                ));
-            }
-        }
+}
+
+/// Step `n` of a path: `N<TAB>DIFFICULTY<TAB>TECHNIQUE<TAB>EFFECTS<TAB>CELLS`.
+fn push_step(out: &mut String, n: usize, step: &Step<'_>) {
+    out.push_str(&format!("{n}\t{}\t{}\t", step.difficulty, step.technique));
+    for pl in step.placements {
+        out.push_str(&format!("{pl} "));
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let cpu = match (cpu_start, thread_cpu_ns()) {
-        // The scheduler's clock moves at scheduling points: a very short run may not see it.
-        (Some(a), Some(b)) if b > a => (b - a) as f64 / 1e9,
-        _ => seconds,
-    };
-    print!("{out}");
-    eprintln!(
-        "{}: {rated} ratings in {seconds:.3} s wall, {cpu:.3} s CPU: {:.0} puzzles/s, {:.2} us/puzzle CPU (one thread, solve included)",
-        path.display(),
-        rated as f64 / cpu,
-        cpu * 1e6 / rated.max(1) as f64
-    );
+    for e in step.eliminations {
+        out.push_str(&format!("{e} "));
+    }
+    out.push('\t');
+    for &c in step.cells {
+        out.push_str(&format!("r{}c{} ", c / 9 + 1, c % 9 + 1));
+    }
+    out.push('\n');
+}
+
+/// A puzzle's line: `PUZZLE ER/EP/ED HARDEST STEPS [capped]`.
+fn push_rating(out: &mut String, p: &Grid, r: &Rating) {
+    let hardest = r.hardest.map_or("-", |t| t.name());
+    let capped = if r.capped { " capped" } else { "" };
+    out.push_str(&format!(
+        "{} {}/{}/{} {} {}{}\n",
+        p.to_line(),
+        r.er,
+        r.ep,
+        r.ed,
+        hardest.replace(' ', "_"),
+        r.steps,
+        capped
+    ));
 }
 
 /// This thread's CPU time in nanoseconds (Linux `schedstat`), which a loaded machine does

@@ -28,6 +28,8 @@ use sudoku_batch::grid::CELLS;
 use sudoku_batch::io::reader::{Record, RecordText};
 use sudoku_batch::Grid;
 
+use crate::buffers::with_room;
+
 enum Store {
     Digits(Vec<u8>),
     Borrowed(Borrowed),
@@ -163,7 +165,9 @@ impl Batch {
     #[staticmethod]
     fn from_fixed(chars: PyReadonlyArray2<'_, u8>) -> PyResult<Batch> {
         let shape = chars.shape();
-        let data = chars.as_slice().map_err(|_| slice_error("chars"))?.to_vec();
+        let text = chars.as_slice().map_err(|_| slice_error("chars"))?;
+        let mut data = with_room(text.len());
+        data.extend_from_slice(text);
         Ok(Batch {
             len: shape[0],
             store: Store::Fixed {
@@ -197,8 +201,8 @@ impl Batch {
                 "missing must hold one entry per puzzle",
             ));
         }
-        let mut packed = Vec::with_capacity(rest.len() * CELLS);
-        let mut ends = Vec::with_capacity(rest.len());
+        let mut packed = with_room(rest.len() * CELLS);
+        let mut ends = with_room(rest.len());
         let mut start = first;
         for (i, &end) in rest.iter().enumerate() {
             if start < 0 || end < start || end as usize > data.len() {
@@ -225,8 +229,8 @@ impl Batch {
     #[staticmethod]
     fn from_strings(items: &Bound<'_, PyAny>) -> PyResult<Batch> {
         let n = items.len()?;
-        let mut data = Vec::with_capacity(n * CELLS);
-        let mut ends = Vec::with_capacity(n);
+        let mut data = with_room(n * CELLS);
+        let mut ends = with_room(n);
         for (i, item) in items.try_iter()?.enumerate() {
             let item = item?;
             if let Ok(s) = item.cast::<PyString>() {

@@ -1,4 +1,4 @@
-//! The result arrays' buffers.
+//! The buffers of batches and result arrays.
 
 /// At least this many bytes: worth asking for huge pages.
 const HUGE_FROM: usize = 4 << 20;
@@ -13,6 +13,17 @@ const HUGE_FROM: usize = 4 << 20;
 pub fn zeroed<T: Clone + Default>(n: usize) -> Vec<T> {
     let values = vec![T::default(); n];
     let bytes = std::mem::size_of_val(values.as_slice());
+    if bytes >= HUGE_FROM {
+        advise_huge(values.as_ptr().cast(), bytes);
+    }
+    values
+}
+
+/// An empty vector with room for `n` values, its pages marked as [`zeroed`]'s are: for a
+/// batch's copy of its input, which the calling thread then fills.
+pub fn with_room<T>(n: usize) -> Vec<T> {
+    let values = Vec::<T>::with_capacity(n);
+    let bytes = n * std::mem::size_of::<T>();
     if bytes >= HUGE_FROM {
         advise_huge(values.as_ptr().cast(), bytes);
     }

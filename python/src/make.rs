@@ -1,6 +1,7 @@
 //! The calls that make puzzles: `generate`, `shuffle`, and `strings` (cell values back to
 //! 81-character lines).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::exceptions::PyValueError;
@@ -8,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use sudoku_batch::generate::{
-    generate_unless, GenerateConfig, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
+    generate_unless, GenerateConfig, Shortfall, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
 };
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::shuffle::ShuffleConfig;
@@ -39,18 +40,7 @@ pub fn generate<'py>(
     max_attempts: u32,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    // As the CLI: 22..36 by default, any count with `minimal`.
-    let (low, high) = if minimal {
-        (MIN_CLUES, MAX_CLUES)
-    } else {
-        DEFAULT_CLUES
-    };
-    let (min_clues, max_clues) = (min_clues.unwrap_or(low), max_clues.unwrap_or(high));
-    if min_clues > max_clues || min_clues < MIN_CLUES || max_clues > MAX_CLUES {
-        return Err(PyValueError::new_err(format!(
-            "clues {min_clues}..{max_clues}: give {MIN_CLUES} <= min <= max <= {MAX_CLUES}"
-        )));
-    }
+    let (min_clues, max_clues) = clue_range(min_clues, max_clues, minimal)?;
     let cfg = GenerateConfig {
         seed,
         min_clues,
@@ -79,24 +69,8 @@ pub fn generate<'py>(
             width: 1,
         },
     );
-    let misses = in_slices(py, n, threads, out, |rows, (p, s, a)| {
-        let cells = p.values.chunks_exact_mut(CELLS);
-        let sols = s.values.chunks_exact_mut(CELLS);
-        for (((i, p), s), a) in rows.zip(cells).zip(sols).zip(a.values) {
-            match generate_unless(&cfg, i as u64, &cancel) {
-                Some(Ok(g)) => {
-                    p.copy_from_slice(g.puzzle.cells());
-                    s.copy_from_slice(g.solution.cells());
-                    *a = g.attempts;
-                }
-                Some(Err(miss)) => {
-                    cancel.store(true, Ordering::Relaxed);
-                    return Some((i, miss));
-                }
-                None => return None,
-            }
-        }
-        None
+    let misses = in_slices(py, n, threads, out, |rows, out| {
+        generate_chunk(&cfg, &cancel, rows, out)
     })?;
     // The first puzzle (in order) that used up its budget; cancelled ones stopped for it.
     if let Some((_, miss)) = misses.into_iter().flatten().min_by_key(|(i, _)| *i) {
@@ -107,6 +81,56 @@ pub fn generate<'py>(
     dict.set_item("solutions", array2(py, solutions, CELLS)?)?;
     dict.set_item("attempts", array1(py, attempts))?;
     Ok(dict)
+}
+
+/// The clue bounds of `generate`, as the CLI's: 22..36 by default, any count with `minimal`.
+fn clue_range(
+    min_clues: Option<usize>,
+    max_clues: Option<usize>,
+    minimal: bool,
+) -> PyResult<(usize, usize)> {
+    let (low, high) = if minimal {
+        (MIN_CLUES, MAX_CLUES)
+    } else {
+        DEFAULT_CLUES
+    };
+    let (min_clues, max_clues) = (min_clues.unwrap_or(low), max_clues.unwrap_or(high));
+    if min_clues > max_clues || min_clues < MIN_CLUES || max_clues > MAX_CLUES {
+        return Err(PyValueError::new_err(format!(
+            "clues {min_clues}..{max_clues}: give {MIN_CLUES} <= min <= max <= {MAX_CLUES}"
+        )));
+    }
+    Ok((min_clues, max_clues))
+}
+
+/// Generated puzzles, solutions and attempts.
+type Made<'a> = (Cells<'a, u8>, Cells<'a, u8>, Cells<'a, u32>);
+
+/// Puzzles `rows` of `cfg` into `out`; the first that used up its attempts (which cancels
+/// the others), if one did.
+fn generate_chunk(
+    cfg: &GenerateConfig,
+    cancel: &AtomicBool,
+    rows: Range<usize>,
+    (p, s, a): Made<'_>,
+) -> Option<(usize, Shortfall)> {
+    let cells = p.values.chunks_exact_mut(CELLS);
+    let sols = s.values.chunks_exact_mut(CELLS);
+    for (((i, p), s), a) in rows.zip(cells).zip(sols).zip(a.values) {
+        match generate_unless(cfg, i as u64, cancel) {
+            Some(Ok(g)) => {
+                p.copy_from_slice(g.puzzle.cells());
+                s.copy_from_slice(g.solution.cells());
+                *a = g.attempts;
+            }
+            Some(Err(miss)) => {
+                cancel.store(true, Ordering::Relaxed);
+                return Some((i, miss));
+            }
+            None => return None,
+        }
+    }
+    None
 }
 
 /// `copies` images of each puzzle under random Sudoku symmetries, as `sudoku-batch shuffle`
@@ -152,26 +176,8 @@ pub fn shuffle<'py>(
             width: 1,
         },
     );
-    let bad = in_slices(py, n, threads, out, |rows, (p, s, ok)| {
-        let mut bad = Messages::new();
-        let mut sols = s.values.chunks_exact_mut(width.max(1));
-        for ((i, p), ok) in rows.zip(p.values.chunks_exact_mut(width)).zip(ok.values) {
-            let mut sol = if solutions { sols.next() } else { None };
-            match cfg.shuffle(0, batch.record(i, None)).copies {
-                Ok(made) => {
-                    *ok = true;
-                    for (j, (puzzle, solution)) in made.iter().enumerate() {
-                        let at = j * CELLS..(j + 1) * CELLS;
-                        if let (Some(sol), Some(solution)) = (sol.as_deref_mut(), solution) {
-                            sol[at.clone()].copy_from_slice(solution.cells());
-                        }
-                        p[at].copy_from_slice(puzzle.cells());
-                    }
-                }
-                Err(message) => bad.push((i, message)),
-            }
-        }
-        bad
+    let bad = in_slices(py, n, threads, out, |rows, out| {
+        shuffle_chunk(&cfg, batch, rows, out, copies)
     })?;
     let dict = PyDict::new(py);
     dict.set_item("puzzles", array2(py, puzzles, CELLS)?)?;
@@ -183,6 +189,45 @@ pub fn shuffle<'py>(
     dict.set_item("ok", array1(py, ok))?;
     dict.set_item("errors", messages(py, bad)?)?;
     Ok(dict)
+}
+
+/// Shuffled copies, their solutions (an empty array without), and whether each puzzle was
+/// well formed.
+type Shuffled<'a> = (Cells<'a, u8>, Cells<'a, u8>, Cells<'a, bool>);
+
+/// The `copies` images of each puzzle of `rows` into `out`; the messages of the malformed
+/// ones.
+fn shuffle_chunk(
+    cfg: &ShuffleConfig,
+    batch: &Batch,
+    rows: Range<usize>,
+    (p, s, ok): Shuffled<'_>,
+    copies: usize,
+) -> Messages {
+    let width = copies * CELLS;
+    let mut bad = Messages::new();
+    let mut sols = s.values.chunks_exact_mut(width.max(1));
+    for ((i, p), ok) in rows.zip(p.values.chunks_exact_mut(width)).zip(ok.values) {
+        let mut sol = if cfg.with_solutions {
+            sols.next()
+        } else {
+            None
+        };
+        match cfg.shuffle(0, batch.record(i, None)).copies {
+            Ok(made) => {
+                *ok = true;
+                for (j, (puzzle, solution)) in made.iter().enumerate() {
+                    let at = j * CELLS..(j + 1) * CELLS;
+                    if let (Some(sol), Some(solution)) = (sol.as_deref_mut(), solution) {
+                        sol[at.clone()].copy_from_slice(solution.cells());
+                    }
+                    p[at].copy_from_slice(puzzle.cells());
+                }
+            }
+            Err(message) => bad.push((i, message)),
+        }
+    }
+    bad
 }
 
 /// Each row of `batch` as an 81-character `str` (`empty` marks empty cells); `None` for a

@@ -100,13 +100,7 @@ pub fn read<'py>(
     format: &str,
     solutions: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let column = match column {
-        None => None,
-        Some(c) => Some(match c.extract::<usize>() {
-            Ok(index) => Column::Index(index),
-            Err(_) => Column::Name(c.extract::<String>()?),
-        }),
-    };
+    let column = column.map(parse_column).transpose()?;
     let options = ReaderOptions {
         format: parse_format(format)?,
         column,
@@ -121,6 +115,21 @@ pub fn read<'py>(
     let mut reader = py
         .detach(|| RecordReader::open(&input, &options))
         .map_err(input_error)?;
+    let rows = read_rows(py, &mut reader)?;
+    rows_dict(py, rows)
+}
+
+/// `column=`: an index, else a name.
+fn parse_column(c: &Bound<'_, PyAny>) -> PyResult<Column> {
+    Ok(match c.extract::<usize>() {
+        Ok(index) => Column::Index(index),
+        Err(_) => Column::Name(c.extract::<String>()?),
+    })
+}
+
+/// Every record of `reader`, read without the GIL, [`SLICE`] records between two Ctrl-C
+/// checks.
+fn read_rows(py: Python<'_>, reader: &mut RecordReader) -> PyResult<Rows> {
     let mut rows = Rows::default();
     loop {
         let ended = py.detach(|| -> Result<bool, InputError> {
@@ -133,10 +142,14 @@ pub fn read<'py>(
             Ok(false)
         });
         if ended.map_err(input_error)? {
-            break;
+            return Ok(rows);
         }
         py.check_signals()?;
     }
+}
+
+/// `read`'s dict of `rows`.
+fn rows_dict(py: Python<'_>, rows: Rows) -> PyResult<Bound<'_, PyDict>> {
     let dict = PyDict::new(py);
     let errors = PyDict::new(py);
     for (i, e) in &rows.bad {

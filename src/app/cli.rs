@@ -130,10 +130,10 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
 
-    /// Stop at the first record that is not fine (a status other than solved, or a problem:
-    /// see below) with exit code 2 and a message naming its file and line; the records before
-    /// it are written, and an output file (-o) is not created. Default: report every record
-    /// and go on (exit code 1).
+    /// Stop at the first record that is not fine (one that makes exit code 1, see below) with
+    /// exit code 2 and a message naming its file and line; the records before it are written,
+    /// and an output file (-o) is not created. Default: report every record and go on (exit
+    /// code 1).
     #[arg(long)]
     pub strict: bool,
 }

@@ -15,50 +15,11 @@ fn tenths(b: &RatingBucket) -> i64 {
 /// How hard datasets are for a person: the share of rated puzzles per ER value, one series per
 /// `(name, buckets)` input (the `er_histogram` of `rate --stats-json`).
 pub fn rating_chart(inputs: &[(String, Vec<RatingBucket>)]) -> BarChart {
-    let all = || {
-        inputs
-            .iter()
-            .flat_map(|(_, b)| b.iter())
-            .filter(|b| b.count > 0)
-    };
-    let (lo, hi) = all().fold((i64::MAX, i64::MIN), |(lo, hi), b| {
-        (lo.min(tenths(b)), hi.max(tenths(b)))
-    });
-    let levels: Vec<i64> = if lo <= hi {
-        (lo..=hi).collect()
-    } else {
-        Vec::new()
-    };
-    let capped: u64 = all().map(|b| b.capped).sum();
+    let levels = levels(inputs);
+    let capped: u64 = rated(inputs).map(|b| b.capped).sum();
     let series = inputs
         .iter()
-        .map(|(name, buckets)| {
-            let total: u64 = buckets.iter().map(|b| b.count).sum();
-            Series {
-                name: format!("{name} ({} rated puzzles)", grouped(total as f64)),
-                bars: levels
-                    .iter()
-                    .map(|&level| {
-                        let b = buckets.iter().find(|b| tenths(b) == level)?;
-                        let pct = 100.0 * b.count as f64 / total.max(1) as f64;
-                        let capped = if b.capped > 0 {
-                            format!(", {} capped", grouped(b.capped as f64))
-                        } else {
-                            String::new()
-                        };
-                        (b.count > 0).then(|| Bar {
-                            value: pct,
-                            spread: None,
-                            label: format!(
-                                "{} ({}{capped})",
-                                percent(pct),
-                                grouped(b.count as f64)
-                            ),
-                        })
-                    })
-                    .collect(),
-            }
-        })
+        .map(|(name, buckets)| series(name, buckets, &levels))
         .collect();
     let title = match inputs {
         [(name, _)] => format!("Sudoku Explainer rating (ER): {name}"),
@@ -79,6 +40,53 @@ pub fn rating_chart(inputs: &[(String, Vec<RatingBucket>)]) -> BarChart {
         series,
         scale: Scale::Linear,
         note: Some(note),
+    }
+}
+
+/// The buckets of all inputs that hold rated puzzles.
+fn rated(inputs: &[(String, Vec<RatingBucket>)]) -> impl Iterator<Item = &RatingBucket> {
+    inputs
+        .iter()
+        .flat_map(|(_, b)| b.iter())
+        .filter(|b| b.count > 0)
+}
+
+/// Every tenth of rating from the lowest to the highest ER of the inputs (none when nothing
+/// was rated).
+fn levels(inputs: &[(String, Vec<RatingBucket>)]) -> Vec<i64> {
+    let (lo, hi) = rated(inputs).fold((i64::MAX, i64::MIN), |(lo, hi), b| {
+        (lo.min(tenths(b)), hi.max(tenths(b)))
+    });
+    if lo <= hi {
+        (lo..=hi).collect()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The bars of input `name`: at each level, its share of its rated puzzles (none for an
+/// empty bucket).
+fn series(name: &str, buckets: &[RatingBucket], levels: &[i64]) -> Series {
+    let total: u64 = buckets.iter().map(|b| b.count).sum();
+    Series {
+        name: format!("{name} ({} rated puzzles)", grouped(total as f64)),
+        bars: levels
+            .iter()
+            .map(|&level| {
+                let b = buckets.iter().find(|b| tenths(b) == level)?;
+                let pct = 100.0 * b.count as f64 / total.max(1) as f64;
+                let capped = if b.capped > 0 {
+                    format!(", {} capped", grouped(b.capped as f64))
+                } else {
+                    String::new()
+                };
+                (b.count > 0).then(|| Bar {
+                    value: pct,
+                    spread: None,
+                    label: format!("{} ({}{capped})", percent(pct), grouped(b.count as f64)),
+                })
+            })
+            .collect(),
     }
 }
 

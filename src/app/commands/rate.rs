@@ -170,14 +170,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
     let threads = args.threads.count();
     let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
-    // A hard puzzle's steps take ~5 KB of JSON (up to ~12 KB), held twice (in the record,
-    // then rendered): small batches keep the bytes in flight low (generated-hard-1k six
-    // times, 2 threads: peak RSS 21 MiB with 64 records a batch, 38 MiB with 256).
-    job.batch = if args.steps {
-        args.batch.min(STEPS_BATCH)
-    } else {
-        args.batch
-    };
+    job.batch = batch_size(args);
     let mut bar = job.progress_bar(args.output.as_deref());
     let mut writer = rate_writer(out, format, args, &job);
     let raters = Raters::new(
@@ -217,6 +210,18 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     }
     job.commit(writer.into_inner())?;
     report(job, args, &bar, totals)
+}
+
+/// Records a batch: `--batch`, at most [`STEPS_BATCH`] with `--steps`.
+fn batch_size(args: &RateArgs) -> usize {
+    // A hard puzzle's steps take ~5 KB of JSON (up to ~12 KB), held twice (in the record,
+    // then rendered): small batches keep the bytes in flight low (generated-hard-1k six
+    // times, 2 threads: peak RSS 21 MiB with 64 records a batch, 38 MiB with 256).
+    if args.steps {
+        args.batch.min(STEPS_BATCH)
+    } else {
+        args.batch
+    }
 }
 
 /// The ratings' writer, in `format`, with a `file` column for several inputs.

@@ -48,6 +48,43 @@ impl CsvLayout {
         if let Some(over) = too_many_fields(row, self.delimiter) {
             return Some(over_limit(line, over));
         }
+        let ((puzzle, solution, id), count, fields) = self.split_row(row, keep_text);
+        let text = |puzzle: &[u8]| match fields {
+            Some(fields) => RecordText {
+                puzzle: Some(puzzle.to_vec()),
+                fields: Some(fields),
+            },
+            None => RecordText::default(),
+        };
+        let solution = solution.filter(|f| !f.is_empty());
+        // Without a puzzle field, every field was looked at: `count` is their number.
+        let Some(puzzle) = puzzle else {
+            return Some(Record {
+                line,
+                id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
+                puzzle: Err(RecordError::MissingField {
+                    column: self.puzzle_name.clone(),
+                    fields: count,
+                }),
+                solution: solution.map(parse_field),
+                text: text(b""),
+            });
+        };
+        Some(Record {
+            text: text(puzzle),
+            ..csv_record(line, puzzle, solution, id)
+        })
+    }
+
+    /// The puzzle, solution and id fields of a quote-free `row` (trimmed), the number of
+    /// fields looked at (all of them when the puzzle's is missing), and with `keep_text` every
+    /// field as split.
+    #[inline]
+    fn split_row<'a>(
+        &self,
+        row: &'a [u8],
+        keep_text: bool,
+    ) -> (RowFields<'a>, usize, Option<::csv::ByteRecord>) {
         let last = [Some(self.puzzle), self.solution, self.id]
             .into_iter()
             .flatten()
@@ -77,31 +114,7 @@ impl CsvLayout {
                 break;
             }
         }
-        let text = |puzzle: &[u8]| match fields {
-            Some(fields) => RecordText {
-                puzzle: Some(puzzle.to_vec()),
-                fields: Some(fields),
-            },
-            None => RecordText::default(),
-        };
-        let solution = solution.filter(|f| !f.is_empty());
-        // Without a puzzle field, every field was looked at: `index` is their number.
-        let Some(puzzle) = puzzle else {
-            return Some(Record {
-                line,
-                id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
-                puzzle: Err(RecordError::MissingField {
-                    column: self.puzzle_name.clone(),
-                    fields: index,
-                }),
-                solution: solution.map(parse_field),
-                text: text(b""),
-            });
-        };
-        Some(Record {
-            text: text(puzzle),
-            ..csv_record(line, puzzle, solution, id)
-        })
+        ((puzzle, solution, id), index, fields)
     }
 }
 
@@ -143,55 +156,9 @@ impl CsvReader {
         options: &ReaderOptions,
         label: &str,
     ) -> Result<Self, InputError> {
-        let column = options.column.as_ref();
         let mut rows = RowReader::new(CsvLineEnds::new(src, delimiter), delimiter);
-        let mut headers = ::csv::ByteRecord::new();
-        let header = rows
-            .read(&mut headers)
-            .map_err(|e| read_error(label, e, 0))?;
-        if let Some(RowAt {
-            line,
-            over: Some(over),
-        }) = header
-        {
-            return Err(InputError::Limit {
-                path: label.to_string(),
-                line,
-                message: format!("the header is too long to be read: {over}"),
-            });
-        }
-        let header_names = || {
-            // The first names, not all: a message stays a line.
-            let mut names = headers
-                .iter()
-                .take(SHOWN_NAMES)
-                .map(|h| String::from_utf8_lossy(h).into_owned())
-                .collect::<Vec<_>>()
-                .join(", ");
-            if headers.len() > SHOWN_NAMES {
-                names += &format!(", ... ({} columns)", headers.len());
-            }
-            names
-        };
-        let puzzle = match column {
-            Some(Column::Index(i)) if *i < headers.len() => Some(*i),
-            Some(Column::Index(_)) => None,
-            Some(Column::Name(n)) => find_column(&headers, &[n.as_str()]),
-            None => find_column(&headers, &PUZZLE_NAMES),
-        };
-        let Some(puzzle) = puzzle else {
-            return Err(InputError::NoPuzzleColumn {
-                path: label.to_string(),
-                wanted: match column {
-                    Some(Column::Name(n)) => format!("a column named {n:?}"),
-                    Some(Column::Index(i)) => {
-                        format!("a column {i} (the header has {})", headers.len())
-                    }
-                    None => format!("a column named {}", PUZZLE_NAMES.join(", ")),
-                },
-                found: header_names(),
-            });
-        };
+        let headers = read_header(&mut rows, label)?;
+        let puzzle = puzzle_column(&headers, options.column.as_ref(), label)?;
         let puzzle_name = String::from_utf8_lossy(&headers[puzzle]).trim().to_string();
         let solution = find_column(&headers, &SOLUTION_NAMES)
             .filter(|&s| s != puzzle && !options.skip_solutions);
@@ -347,6 +314,68 @@ impl CsvReader {
             fields: Some(self.row.clone()),
         }
     }
+}
+
+/// The header row (none for an empty input), or why it cannot be read.
+fn read_header(
+    rows: &mut RowReader<CsvLineEnds<Source>>,
+    label: &str,
+) -> Result<::csv::ByteRecord, InputError> {
+    let mut headers = ::csv::ByteRecord::new();
+    let header = rows
+        .read(&mut headers)
+        .map_err(|e| read_error(label, e, 0))?;
+    if let Some(RowAt {
+        line,
+        over: Some(over),
+    }) = header
+    {
+        return Err(InputError::Limit {
+            path: label.to_string(),
+            line,
+            message: format!("the header is too long to be read: {over}"),
+        });
+    }
+    Ok(headers)
+}
+
+/// The puzzle column: `column` (`--column`), else the first of [`PUZZLE_NAMES`] in `headers`.
+fn puzzle_column(
+    headers: &::csv::ByteRecord,
+    column: Option<&Column>,
+    label: &str,
+) -> Result<usize, InputError> {
+    let puzzle = match column {
+        Some(Column::Index(i)) if *i < headers.len() => Some(*i),
+        Some(Column::Index(_)) => None,
+        Some(Column::Name(n)) => find_column(headers, &[n.as_str()]),
+        None => find_column(headers, &PUZZLE_NAMES),
+    };
+    puzzle.ok_or_else(|| InputError::NoPuzzleColumn {
+        path: label.to_string(),
+        wanted: match column {
+            Some(Column::Name(n)) => format!("a column named {n:?}"),
+            Some(Column::Index(i)) => {
+                format!("a column {i} (the header has {})", headers.len())
+            }
+            None => format!("a column named {}", PUZZLE_NAMES.join(", ")),
+        },
+        found: header_names(headers),
+    })
+}
+
+/// The header's first names, not all: a message stays a line.
+fn header_names(headers: &::csv::ByteRecord) -> String {
+    let mut names = headers
+        .iter()
+        .take(SHOWN_NAMES)
+        .map(|h| String::from_utf8_lossy(h).into_owned())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if headers.len() > SHOWN_NAMES {
+        names += &format!(", ... ({} columns)", headers.len());
+    }
+    names
 }
 
 /// The record of a row on `line` that passes a limit (nothing of it is kept).

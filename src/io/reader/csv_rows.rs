@@ -166,70 +166,28 @@ impl<R: Read> RowReader<R> {
     /// no memory, only the read to the end of the input.
     fn parse(&mut self, row: &mut ::csv::ByteRecord) -> io::Result<RowAt> {
         let start = self.line + 1;
-        let (mut nout, mut nends) = (0, 0);
-        let (mut bytes, mut breaks, mut dropped_fields) = (0u64, 0u64, 0u64);
-        let mut last = b'\n';
-        let mut eof = false;
-        loop {
-            let input = if eof {
-                &[][..]
-            } else {
-                fill_buf(&mut self.src)?
-            };
-            if input.is_empty() && !eof {
-                eof = true;
-                continue;
-            }
-            let (result, i, o, e) =
-                self.core
-                    .read_record(input, &mut self.out[nout..], &mut self.ends[nends..]);
-            if i > 0 {
-                breaks += memchr::memchr_iter(b'\n', &input[..i]).count() as u64;
-                last = input[i - 1];
-                bytes += i as u64;
-                self.src.consume(i);
-            }
-            (nout, nends) = (nout + o, nends + e);
-            match result {
-                ReadRecordResult::InputEmpty => {}
-                ReadRecordResult::OutputFull if self.out.len() < MAX_RECORD => {
-                    let len = (self.out.len() * 2).min(MAX_RECORD);
-                    self.out.resize(len, 0);
-                }
-                // Past the limit (output is never longer than input): drop what came.
-                ReadRecordResult::OutputFull => nout = 0,
-                ReadRecordResult::OutputEndsFull if self.ends.len() < MAX_FIELDS => {
-                    let len = (self.ends.len() * 2).min(MAX_FIELDS);
-                    self.ends.resize(len, 0);
-                }
-                ReadRecordResult::OutputEndsFull => {
-                    dropped_fields += nends as u64;
-                    nends = 0;
-                }
-                ReadRecordResult::Record | ReadRecordResult::End => break,
-            }
-        }
+        let fed = self.feed()?;
         // Lines: each `\n` read, and a last line without one.
-        self.line += breaks + u64::from(last != b'\n');
+        self.line += fed.breaks + u64::from(fed.last != b'\n');
         let lines = self.line + 1 - start;
         // The record's length without the line break that ends it.
-        let bytes = bytes - u64::from(last == b'\n');
+        let bytes = fed.bytes - u64::from(fed.last == b'\n');
         let over = if bytes > MAX_RECORD as u64 {
             let what = "CSV record";
-            let to_end = eof;
+            let to_end = fed.eof;
             Some(RecordError::RecordTooLong {
                 what,
                 bytes,
                 lines,
                 to_end,
             })
-        } else if dropped_fields > 0 {
-            let fields = dropped_fields + nends as u64;
+        } else if fed.dropped_fields > 0 {
+            let fields = fed.dropped_fields + fed.nends as u64;
             Some(RecordError::TooManyFields { fields })
         } else {
             row.clear();
             let mut at = 0;
-            for &end in &self.ends[..nends] {
+            for &end in &self.ends[..fed.nends] {
                 row.push_field(&self.out[at..end]);
                 at = end;
             }
@@ -237,6 +195,77 @@ impl<R: Read> RowReader<R> {
         };
         Ok(RowAt { line: start, over })
     }
+
+    /// One record through csv-core, from the read position to its end: its output in
+    /// `self.out` and `self.ends` (grown up to the limits, then dropped as it comes).
+    #[inline]
+    fn feed(&mut self) -> io::Result<Fed> {
+        let mut fed = Fed {
+            nout: 0,
+            nends: 0,
+            bytes: 0,
+            breaks: 0,
+            last: b'\n',
+            dropped_fields: 0,
+            eof: false,
+        };
+        loop {
+            let input = if fed.eof {
+                &[][..]
+            } else {
+                fill_buf(&mut self.src)?
+            };
+            if input.is_empty() && !fed.eof {
+                fed.eof = true;
+                continue;
+            }
+            let (result, i, o, e) = self.core.read_record(
+                input,
+                &mut self.out[fed.nout..],
+                &mut self.ends[fed.nends..],
+            );
+            if i > 0 {
+                fed.breaks += memchr::memchr_iter(b'\n', &input[..i]).count() as u64;
+                fed.last = input[i - 1];
+                fed.bytes += i as u64;
+                self.src.consume(i);
+            }
+            (fed.nout, fed.nends) = (fed.nout + o, fed.nends + e);
+            match result {
+                ReadRecordResult::InputEmpty => {}
+                ReadRecordResult::OutputFull if self.out.len() < MAX_RECORD => {
+                    let len = (self.out.len() * 2).min(MAX_RECORD);
+                    self.out.resize(len, 0);
+                }
+                // Past the limit (output is never longer than input): drop what came.
+                ReadRecordResult::OutputFull => fed.nout = 0,
+                ReadRecordResult::OutputEndsFull if self.ends.len() < MAX_FIELDS => {
+                    let len = (self.ends.len() * 2).min(MAX_FIELDS);
+                    self.ends.resize(len, 0);
+                }
+                ReadRecordResult::OutputEndsFull => {
+                    fed.dropped_fields += fed.nends as u64;
+                    fed.nends = 0;
+                }
+                ReadRecordResult::Record | ReadRecordResult::End => return Ok(fed),
+            }
+        }
+    }
+}
+
+/// What [`RowReader::feed`] read of a record.
+struct Fed {
+    /// The bytes and field ends of csv-core's output in use.
+    nout: usize,
+    nends: usize,
+    /// The bytes read, the line breaks among them, and the last of them.
+    bytes: u64,
+    breaks: u64,
+    last: u8,
+    /// The field ends dropped past [`MAX_FIELDS`].
+    dropped_fields: u64,
+    /// Whether the input ended.
+    eof: bool,
 }
 
 impl RowReader<CsvLineEnds<Source>> {
