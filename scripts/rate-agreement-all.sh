@@ -23,7 +23,7 @@ for ref in "$oracle"/ref/*.se.txt "$oracle"/ref/*.sukaku.txt; do
     "$bin" --ladder "$ladder" "$tmp/in.txt" > "$tmp/ours.txt" 2>/dev/null
     echo "== $name, ladder $ladder, against $(basename "$ref")"
     cap=6.5
-    [ "$ladder" = se ] && cap=8.5
+    [ "$ladder" = se ] && cap=9.0
     python3 scripts/rate-agreement.py --cap-from "$cap" "$ref" "$tmp/ours.txt" --show "$show"
     if [ "$ladder" = sukaku ]; then
         echo "== $name, ladder sukaku, against the bank's rating"

@@ -76,7 +76,7 @@ def read_ours(path):
 BANDS_SE = [(0.0, 2.45, "< 2.5"), (2.45, 4.0, "2.5-3.9"), (4.0, 5.0, "4.0-4.9"),
             (5.0, 6.0, "5.0-5.9"), (6.0, 6.45, "6.0-6.4"), (6.45, 6.95, "6.5-6.9"),
             (6.95, 7.45, "7.0-7.4"), (7.45, 7.95, "7.5-7.9"), (7.95, 8.45, "8.0-8.4"),
-            (8.45, 99.0, ">= 8.5")]
+            (8.45, 8.95, "8.5-8.9"), (8.95, 99.0, ">= 9.0")]
 
 
 def bands_fine():
@@ -99,7 +99,7 @@ def main():
     ap.add_argument("--cap-from", type=float, default=6.5,
                     help="reference ER from which a capped rating counts as agreeing (the least "
                          "difficulty of the first technique the ladder lacks: 6.5 for the Sukaku "
-                         "ladders, 8.5 for se)")
+                         "ladders, 9.0 for se)")
     args = ap.parse_args()
     ref = read_reference(args.reference, args.bank)
     ours = read_ours(args.ours)

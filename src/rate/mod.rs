@@ -45,12 +45,13 @@
 //! | 22 | Aligned Triplet Exclusion | 7.5 | three cells whose value triples would empty a common peer |
 //! | 23 | Nishio Forcing Chains | 7.5 + length bonus | an assumption on one digit (a candidate on, or off) whose dynamic consequences on that digit alone clash ([`chains`](self)) |
 //! | 24 | Cell / Region Forcing Chains | 8.0 + length bonus | every candidate of a cell (of three or more), or every place of a digit in a house, assumed true, implies the same conclusion ([`chains`](self)) |
+//! | 25 | Dynamic Contradiction / Double / Cell / Region Forcing Chains | 8.5 + length bonus | as 23 and 24 on every digit, with both rules, each removal read by the links after it ([`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (dynamic forcing chains, 8.5, and beyond) are not in the
-//! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
+//! SE's later chain producers (dynamic forcing chains (+), 9.0, and nested chains) are not
+//! in the engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
 //! [`Rating::capped`] is set, never a wrong number.
 //!
 //! # The Sukaku ladders ([`Ladder::Sukaku`], [`Ladder::SukakuDefault`])
@@ -394,6 +395,15 @@ techniques! {
     CellForcingChains => "Cell Forcing Chains",
     /// Every place of a digit in a house, assumed true, implies the same conclusion.
     RegionForcingChains => "Region Forcing Chains",
+    /// An assumption whose dynamic consequences clash.
+    DynamicContradictionForcingChains => "Dynamic Contradiction Forcing Chains",
+    /// A candidate implied both by an assumption and by its negation (dynamic).
+    DynamicDoubleForcingChains => "Dynamic Double Forcing Chains",
+    /// Every candidate of a cell, assumed true, implies the same conclusion (dynamic).
+    DynamicCellForcingChains => "Dynamic Cell Forcing Chains",
+    /// Every place of a digit in a house, assumed true, implies the same conclusion
+    /// (dynamic).
+    DynamicRegionForcingChains => "Dynamic Region Forcing Chains",
 }
 
 impl fmt::Display for Technique {

@@ -9,8 +9,8 @@
 //! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`triplet`]) |
 //! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
 //! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
-//! | 25 | Dynamic Forcing Chains | 8.5 + bonus | no: capped here |
-//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no |
+//! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
+//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no: capped here |
 //! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no |
 //!
 //! A step that reaches the first producer the engine does not have is **capped** (the
@@ -28,6 +28,7 @@
 //! complexity, sort key) ([`key::Key`]); each module's header says what it searches and how
 //! the search is cut without changing that hint.
 
+mod dynamic;
 mod forcing;
 mod key;
 mod links;
@@ -47,6 +48,7 @@ pub(crate) struct Chains {
     best: forcing::Best,
     nishio: nishio::Nishio,
     multiple: Box<multiple::Multiple>,
+    dynamic: Box<dynamic::Dynamic>,
 }
 
 impl Chains {
@@ -57,6 +59,7 @@ impl Chains {
             best: forcing::Best::new(),
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
+            dynamic: dynamic::Dynamic::new(),
         })
     }
 
@@ -91,9 +94,22 @@ impl Chains {
         if below(80) {
             return false;
         }
-        match self.multiple.find(b) {
+        if let Some(found) = self.multiple.find(b) {
+            fill_multiple(b, &found, hint);
+            return true;
+        }
+        if below(85) {
+            return false;
+        }
+        match self.dynamic.find(b) {
             Some(found) => {
-                fill_multiple(b, &found, hint);
+                let technique = match found.kind {
+                    dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
+                    dynamic::Kind::Double => Technique::DynamicDoubleForcingChains,
+                    dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
+                    dynamic::Kind::Region => Technique::DynamicRegionForcingChains,
+                };
+                fill_conclusion(b, technique, found.key, found.source, found.target, hint);
                 true
             }
             None => false,
@@ -184,6 +200,31 @@ fn fill_multiple(b: &Board, found: &multiple::Found, hint: &mut Hint) {
     }
     hint.digits = 1 << d;
     if is_on(found.target) {
+        hint.eliminate(c, b.cands[c] & !(1 << d));
+        hint.set_place(c, d);
+    } else {
+        hint.eliminate(c, 1 << d);
+    }
+}
+
+/// The hint of a forcing chain concluding `target` from assumptions in cell `source`.
+fn fill_conclusion(
+    b: &Board,
+    technique: Technique,
+    key: key::Key,
+    source: usize,
+    target: u16,
+    hint: &mut Hint,
+) {
+    hint.start(technique, key.tenths());
+    hint.exact = Some(key.difficulty);
+    let (c, d) = (cell_of(target), digit_of(target));
+    hint.add_cell(source);
+    if c != source {
+        hint.add_cell(c);
+    }
+    hint.digits = 1 << d;
+    if is_on(target) {
         hint.eliminate(c, b.cands[c] & !(1 << d));
         hint.set_place(c, d);
     } else {

@@ -1,0 +1,463 @@
+//! Dynamic forcing chains (8.5 + length bonus), SE's `Chaining(true, true, false, 0)`: the
+//! fifth chaining producer, after multiple forcing chains.
+//!
+//! As [`nishio`](super::nishio), but on every digit and with both rules: an "off" potential,
+//! once expanded, removes its candidate, so later links read the reduced grid; an "on"
+//! potential implied by a cell (two candidates left) or a house (two places left) has as
+//! hidden parents the candidates that cell or house lost since the assumption. Pending "on"
+//! potentials are expanded before "off" ones, each kind first in, first out; a clash stops
+//! the propagation (what it found up to there is kept).
+//!
+//! For each cell row by row with two candidates or more, for each digit `v` of it, in SE's
+//! discovery order:
+//! 1. "v on" clashes: `v` leaves the cell (contradiction, sort key 7);
+//! 2. "v off" clashes: `v` is placed (contradiction, 7);
+//! 3. cells of three candidates or more: a potential implied both by "v on" and by "v off"
+//!    (double forcing, sort key 1): "on" ones first, in the order "v on" found them;
+//! 4. region forcing chains from the houses where the cell is the first place of `v`;
+//!
+//! and once the digits are done, the cell forcing chains (as in [`multiple`](super::multiple)).
+//! The complexity of a hint is the number of distinct ancestors of each of its chains'
+//! ends (hidden parents included), added over the chains; the difficulty 8.5 plus the
+//! length bonus; SE takes the first of the least (difficulty, complexity, sort key).
+//! Unlike the earlier producers, every candidate is assumed both ways (double forcing and
+//! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
+//! step, each a copy of the candidates and a walk of at most 1,458 potentials.
+
+use super::key::Key;
+use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
+use crate::rate::board::{
+    cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
+};
+
+const WORDS: usize = POTENTIALS.div_ceil(64);
+const NONE: u16 = u16::MAX;
+
+/// The parents SE gives a newly implied potential of a clash.
+#[derive(Clone, Copy)]
+struct Parents {
+    first: u16,
+    hidden_cell: u16,
+    hidden_region: u128,
+}
+
+/// One dynamic propagation: what it implies, in order, with every potential's parents.
+pub(crate) struct Implied {
+    cands: [u16; CELLS],
+    planes: [u128; 9],
+    set: [u64; WORDS],
+    order: [u16; POTENTIALS],
+    len: usize,
+    parent: [u16; POTENTIALS],
+    /// For an "on" implied by its cell: the digits the cell had lost (their "off"s).
+    hidden_cell: [u16; POTENTIALS],
+    /// For an "on" implied by a house: the cells its digit had lost there (by candidate,
+    /// `p >> 1`: only "on" potentials have hidden parents).
+    hidden_region: [u128; CELLS * 9],
+    /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
+    clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
+}
+
+impl Implied {
+    const fn new() -> Implied {
+        Implied {
+            cands: [0; CELLS],
+            planes: [0; 9],
+            set: [0; WORDS],
+            order: [0; POTENTIALS],
+            len: 0,
+            parent: [NONE; POTENTIALS],
+            hidden_cell: [0; POTENTIALS],
+            hidden_region: [0; CELLS * 9],
+            clash: None,
+        }
+    }
+
+    #[inline]
+    fn has(&self, p: u16) -> bool {
+        self.set[p as usize >> 6] >> (p & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn add(&mut self, p: u16, parents: Parents) {
+        self.set[p as usize >> 6] |= 1u64 << (p & 63);
+        self.parent[p as usize] = parents.first;
+        self.hidden_cell[p as usize] = parents.hidden_cell;
+        if is_on(p) {
+            self.hidden_region[p as usize >> 1] = parents.hidden_region;
+        }
+        self.order[self.len] = p;
+        self.len += 1;
+    }
+
+    /// SE's dynamic `doChaining` from `root`.
+    fn propagate(&mut self, b: &Board, root: u16) {
+        for i in 0..self.len {
+            self.set[self.order[i] as usize >> 6] = 0;
+        }
+        self.len = 0;
+        self.clash = None;
+        self.cands = b.cands;
+        self.planes = b.planes;
+        let single = |first| Parents {
+            first,
+            hidden_cell: 0,
+            hidden_region: 0,
+        };
+        self.add(root, single(NONE));
+        let (mut on_i, mut off_i) = (0, 0);
+        loop {
+            while on_i < self.len && !is_on(self.order[on_i]) {
+                on_i += 1;
+            }
+            if on_i < self.len {
+                let p = self.order[on_i];
+                on_i += 1;
+                if let Some(x) = self.expand_on(p) {
+                    self.clash = Some((conjugate(x), None, x, Some(p)));
+                    return;
+                }
+                continue;
+            }
+            while off_i < self.len && is_on(self.order[off_i]) {
+                off_i += 1;
+            }
+            if off_i >= self.len {
+                return;
+            }
+            let p = self.order[off_i];
+            off_i += 1;
+            let mut made = [(0u16, single(NONE)); 4];
+            let n = self.off_to_on(b, p, &mut made);
+            let (c, d) = (cell_of(p), digit_of(p));
+            self.cands[c] &= !(1 << d);
+            self.planes[d] &= !(1u128 << c);
+            for &(q, parents) in &made[..n] {
+                if self.has(conjugate(q)) {
+                    self.clash = Some((q, Some(parents), conjugate(q), None));
+                    return;
+                }
+                if !self.has(q) {
+                    self.add(q, parents);
+                }
+            }
+        }
+    }
+
+    /// Expands "on" potential `p`; the first "off" whose "on" is already implied, if any.
+    fn expand_on(&mut self, p: u16) -> Option<u16> {
+        let (c, d) = (cell_of(p), digit_of(p));
+        let parents = Parents {
+            first: p,
+            hidden_cell: 0,
+            hidden_region: 0,
+        };
+        for e in digits_of(self.cands[c] & !(1 << d)) {
+            let x = potential(c, e, false);
+            if self.has(conjugate(x)) {
+                return Some(x);
+            }
+            if !self.has(x) {
+                self.add(x, parents);
+            }
+        }
+        let hs = CELL_HOUSES[c];
+        for (k, &h) in hs.iter().enumerate() {
+            for &o in &HOUSE_CELLS[h as usize] {
+                let o = o as usize;
+                if o == c || self.planes[d] >> o & 1 == 0 || (k > 0 && CELL_HOUSES[o][0] == hs[0]) {
+                    continue;
+                }
+                let x = potential(o, d, false);
+                if self.has(conjugate(x)) {
+                    return Some(x);
+                }
+                if !self.has(x) {
+                    self.add(x, parents);
+                }
+            }
+        }
+        None
+    }
+
+    /// The "on" potentials "off" potential `p` implies now, with their parents, in SE's order.
+    fn off_to_on(&self, b: &Board, p: u16, out: &mut [(u16, Parents); 4]) -> usize {
+        let (c, d) = (cell_of(p), digit_of(p));
+        let mut n = 0;
+        let m = self.cands[c];
+        if m.count_ones() == 2 {
+            let e = (m & !(1 << d)).trailing_zeros() as usize;
+            out[0] = (
+                potential(c, e, true),
+                Parents {
+                    first: p,
+                    hidden_cell: b.cands[c] & !m,
+                    hidden_region: 0,
+                },
+            );
+            n = 1;
+        }
+        for &h in &CELL_HOUSES[c] {
+            let house = HOUSE_MASK[h as usize];
+            let now = self.planes[d] & house;
+            if now.count_ones() != 2 {
+                continue;
+            }
+            let o = (now & !(1u128 << c)).trailing_zeros() as usize;
+            let q = potential(o, d, true);
+            if !out[..n].iter().any(|&(x, _)| x == q) {
+                out[n] = (
+                    q,
+                    Parents {
+                        first: p,
+                        hidden_cell: 0,
+                        hidden_region: b.planes[d] & house & !now,
+                    },
+                );
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The parents of a stored potential.
+    #[inline]
+    fn parents_of(&self, p: u16) -> Parents {
+        Parents {
+            first: self.parent[p as usize],
+            hidden_cell: self.hidden_cell[p as usize],
+            hidden_region: if is_on(p) {
+                self.hidden_region[p as usize >> 1]
+            } else {
+                0
+            },
+        }
+    }
+
+    /// SE's ancestor count of `p` (itself included) as this propagation implied it;
+    /// `parents`: those of a new potential of a clash, instead of the stored ones.
+    fn ancestors(&self, p: u16, parents: Option<Parents>) -> u32 {
+        let mut seen = [0u64; WORDS];
+        let mut stack = [0u16; POTENTIALS];
+        seen[p as usize >> 6] |= 1u64 << (p & 63);
+        let mut count = 1;
+        let mut top = 0;
+        let mut next = Some((p, parents.unwrap_or_else(|| self.parents_of(p))));
+        while let Some((q, pp)) = next {
+            let (c, d) = (cell_of(q), digit_of(q));
+            let mut visit = |x: u16| {
+                if seen[x as usize >> 6] >> (x & 63) & 1 == 0 {
+                    seen[x as usize >> 6] |= 1u64 << (x & 63);
+                    stack[top] = x;
+                    top += 1;
+                    count += 1;
+                }
+            };
+            if pp.first != NONE {
+                visit(pp.first);
+            }
+            for e in digits_of(pp.hidden_cell) {
+                visit(potential(c, e, false));
+            }
+            for o in cells_of(pp.hidden_region) {
+                visit(potential(o, d, false));
+            }
+            next = if top > 0 {
+                top -= 1;
+                Some((stack[top], self.parents_of(stack[top])))
+            } else {
+                None
+            };
+        }
+        count
+    }
+}
+
+/// Which of the producer's hints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Contradiction,
+    Double,
+    Cell,
+    Region,
+}
+
+/// The best hint so far.
+#[derive(Clone, Copy)]
+pub(crate) struct Found {
+    pub key: Key,
+    /// The conclusion: a potential ("on": placed, "off": removed).
+    pub target: u16,
+    /// The cell the assumptions start from.
+    pub source: usize,
+    pub kind: Kind,
+}
+
+/// Scratch: the "on" propagation of each digit of the current cell, the "off" one of the
+/// current digit, one for the other places of a house, and a house's running intersection.
+pub(crate) struct Dynamic {
+    per_digit: Vec<Implied>,
+    off: Box<Implied>,
+    other: Box<Implied>,
+    common: [u64; WORDS],
+    sum: [u32; POTENTIALS],
+}
+
+impl Dynamic {
+    pub(crate) fn new() -> Box<Dynamic> {
+        // Built piece by piece: the whole, built at once, would pass through the stack.
+        Box::new(Dynamic {
+            per_digit: (0..9).map(|_| Implied::new()).collect(),
+            off: Box::new(Implied::new()),
+            other: Box::new(Implied::new()),
+            common: [0; WORDS],
+            sum: [0; POTENTIALS],
+        })
+    }
+
+    /// The producer: the first of the least hints.
+    pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
+        let mut best: Option<Found> = None;
+        for c in cells_of(b.open) {
+            let cands = b.cands[c];
+            if cands.count_ones() < 2 {
+                continue;
+            }
+            for v in digits_of(cands) {
+                self.binary(b, c, v, &mut best);
+                self.regions(b, c, v, &mut best);
+            }
+            self.cell(b, c, &mut best);
+        }
+        best
+    }
+
+    /// Contradictions from "v on" and "v off" in cell `c`, then double forcing chains.
+    fn binary(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
+        let (on, off) = (potential(c, v, true), potential(c, v, false));
+        let own = &mut self.per_digit[v];
+        own.propagate(b, on);
+        if let Some(cx) = clash_complexity(own) {
+            offer(b, off, cx, 7, c, Kind::Contradiction, best);
+        }
+        self.off.propagate(b, off);
+        if let Some(cx) = clash_complexity(&self.off) {
+            offer(b, on, cx, 7, c, Kind::Contradiction, best);
+        }
+        if b.cands[c].count_ones() < 3 {
+            return;
+        }
+        let own = &self.per_digit[v];
+        for kind in [true, false] {
+            for j in 0..own.len {
+                let p = own.order[j];
+                if is_on(p) == kind && self.off.has(p) {
+                    let cx = own.ancestors(p, None) + self.off.ancestors(p, None);
+                    offer(b, p, cx, 1, c, Kind::Double, best);
+                }
+            }
+        }
+    }
+
+    /// Region forcing chains from digit `v` of cell `c`.
+    fn regions(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let h = h as usize;
+            let positions = b.pos[h][v];
+            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
+                continue;
+            }
+            self.common = self.per_digit[v].set;
+            let mut rest = positions & (positions - 1);
+            let mut first = true;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let o = HOUSE_CELLS[h][i] as usize;
+                self.other.propagate(b, potential(o, v, true));
+                for w in 0..WORDS {
+                    self.common[w] &= self.other.set[w];
+                }
+                let own = &self.per_digit[v];
+                for j in 0..own.len {
+                    let p = own.order[j];
+                    if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
+                        if first {
+                            self.sum[p as usize] = own.ancestors(p, None);
+                        }
+                        self.sum[p as usize] += self.other.ancestors(p, None);
+                    }
+                }
+                first = false;
+            }
+            let own = &self.per_digit[v];
+            for kind in [true, false] {
+                for j in 0..own.len {
+                    let p = own.order[j];
+                    if is_on(p) == kind && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
+                        offer(b, p, self.sum[p as usize], 6, c, Kind::Region, best);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cell forcing chains from all digits of cell `c`.
+    fn cell(&self, b: &Board, c: usize, best: &mut Option<Found>) {
+        let cands = b.cands[c];
+        let own = &self.per_digit[cands.trailing_zeros() as usize];
+        for kind in [true, false] {
+            'targets: for j in 0..own.len {
+                let p = own.order[j];
+                if is_on(p) != kind {
+                    continue;
+                }
+                for v in digits_of(cands) {
+                    if !self.per_digit[v].has(p) {
+                        continue 'targets;
+                    }
+                }
+                let cx = digits_of(cands)
+                    .map(|v| self.per_digit[v].ancestors(p, None))
+                    .sum();
+                offer(b, p, cx, 5, c, Kind::Cell, best);
+            }
+        }
+    }
+}
+
+/// The complexity of the clash that stopped a propagation, if one did.
+fn clash_complexity(x: &Implied) -> Option<u32> {
+    let (on, on_parents, off, off_parent) = x.clash?;
+    let off_parents = off_parent.map(|first| Parents {
+        first,
+        hidden_cell: 0,
+        hidden_region: 0,
+    });
+    Some(x.ancestors(on, on_parents) + x.ancestors(off, off_parents))
+}
+
+/// Keeps a hint concluding `target` if it removes something and comes before the best.
+fn offer(
+    b: &Board,
+    target: u16,
+    complexity: u32,
+    sort: u8,
+    source: usize,
+    kind: Kind,
+    best: &mut Option<Found>,
+) {
+    let (tc, td) = (cell_of(target), digit_of(target));
+    if is_on(target) && b.cands[tc] & !(1 << td) == 0 {
+        return;
+    }
+    let key = Key::new(8.5, complexity, sort);
+    if best.as_ref().is_none_or(|f| key.before(&f.key)) {
+        *best = Some(Found {
+            key,
+            target,
+            source,
+            kind,
+        });
+    }
+}
