@@ -60,7 +60,8 @@ fn input_names(headers: Option<&csv::ByteRecord>) -> Vec<String> {
 }
 
 impl PassthroughNames {
-    /// The names for an input with `headers` (see [`input_names`]) and these results.
+    /// The names for an input with `headers` (a CSV header's names, or `input` for a line
+    /// file) and these results.
     pub fn new(headers: Option<&csv::ByteRecord>, results: &[String]) -> PassthroughNames {
         let input = input_names(headers);
         let results = results
