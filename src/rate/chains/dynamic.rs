@@ -24,7 +24,7 @@
 //! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
 //! step, each a copy of the candidates and a walk of at most 1,458 potentials.
 
-use super::key::Key;
+use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use crate::rate::board::{
     cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
@@ -282,16 +282,11 @@ pub(crate) enum Kind {
     Region,
 }
 
-/// The best hint so far.
-#[derive(Clone, Copy)]
-pub(crate) struct Found {
-    pub key: Key,
-    /// The conclusion: a potential ("on": placed, "off": removed).
-    pub target: u16,
-    /// The cell the assumptions start from.
-    pub source: usize,
-    pub kind: Kind,
-}
+/// The difficulty of dynamic forcing chains, before the length bonus.
+const BASE: f64 = 8.5;
+
+/// The best dynamic forcing chain so far.
+pub(crate) type Found = key::Found<Kind>;
 
 /// Scratch: the "on" propagation of each digit of the current cell, the "off" one of the
 /// current digit, one for the other places of a house, and a house's running intersection.
@@ -338,11 +333,11 @@ impl Dynamic {
         let own = &mut self.per_digit[v];
         own.propagate(b, on);
         if let Some(cx) = clash_complexity(own) {
-            offer(b, off, cx, 7, c, Kind::Contradiction, best);
+            offer(b, BASE, off, cx, 7, c, Kind::Contradiction, best);
         }
         self.off.propagate(b, off);
         if let Some(cx) = clash_complexity(&self.off) {
-            offer(b, on, cx, 7, c, Kind::Contradiction, best);
+            offer(b, BASE, on, cx, 7, c, Kind::Contradiction, best);
         }
         if b.cands[c].count_ones() < 3 {
             return;
@@ -353,7 +348,7 @@ impl Dynamic {
                 let p = own.order[j];
                 if is_on(p) == kind && self.off.has(p) {
                     let cx = own.ancestors(p, None) + self.off.ancestors(p, None);
-                    offer(b, p, cx, 1, c, Kind::Double, best);
+                    offer(b, BASE, p, cx, 1, c, Kind::Double, best);
                 }
             }
         }
@@ -395,7 +390,7 @@ impl Dynamic {
                 for j in 0..own.len {
                     let p = own.order[j];
                     if is_on(p) == kind && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        offer(b, p, self.sum[p as usize], 6, c, Kind::Region, best);
+                        offer(b, BASE, p, self.sum[p as usize], 6, c, Kind::Region, best);
                     }
                 }
             }
@@ -420,7 +415,7 @@ impl Dynamic {
                 let cx = digits_of(cands)
                     .map(|v| self.per_digit[v].ancestors(p, None))
                     .sum();
-                offer(b, p, cx, 5, c, Kind::Cell, best);
+                offer(b, BASE, p, cx, 5, c, Kind::Cell, best);
             }
         }
     }
@@ -435,29 +430,4 @@ fn clash_complexity(x: &Implied) -> Option<u32> {
         hidden_region: 0,
     });
     Some(x.ancestors(on, on_parents) + x.ancestors(off, off_parents))
-}
-
-/// Keeps a hint concluding `target` if it removes something and comes before the best.
-fn offer(
-    b: &Board,
-    target: u16,
-    complexity: u32,
-    sort: u8,
-    source: usize,
-    kind: Kind,
-    best: &mut Option<Found>,
-) {
-    let (tc, td) = (cell_of(target), digit_of(target));
-    if is_on(target) && b.cands[tc] & !(1 << td) == 0 {
-        return;
-    }
-    let key = Key::new(8.5, complexity, sort);
-    if best.as_ref().is_none_or(|f| key.before(&f.key)) {
-        *best = Some(Found {
-            key,
-            target,
-            source,
-            kind,
-        });
-    }
 }

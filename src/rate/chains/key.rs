@@ -7,6 +7,9 @@
 //! Difficulties are compared as SE's doubles (`base + bonus`, the bonus summed in steps of
 //! 0.1 as SE sums it), so two hints printed alike can still order as SE orders them.
 
+use super::links::{cell_of, digit_of, is_on};
+use crate::rate::board::Board;
+
 /// One hint's place in SE's sort.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Key {
@@ -72,6 +75,46 @@ pub(crate) fn length_bonus(complexity: u32) -> (f64, u8) {
         odd = !odd;
     }
     (added, tenths)
+}
+
+/// The best hint so far of a forcing-chain level whose hints conclude one potential from the
+/// assumptions on one cell or house: `K` tells the level's kinds of chain apart.
+#[derive(Clone, Copy)]
+pub(crate) struct Found<K> {
+    pub key: Key,
+    /// The conclusion: a potential ("on": placed, "off": removed).
+    pub target: u16,
+    /// The cell the assumptions start from.
+    pub source: usize,
+    pub kind: K,
+}
+
+/// Keeps a hint of a level rated `base`, concluding `target`, if it removes something and
+/// comes before the best.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn offer<K>(
+    b: &Board,
+    base: f64,
+    target: u16,
+    complexity: u32,
+    sort: u8,
+    source: usize,
+    kind: K,
+    best: &mut Option<Found<K>>,
+) {
+    let (tc, td) = (cell_of(target), digit_of(target));
+    if is_on(target) && b.cands[tc] & !(1 << td) == 0 {
+        return;
+    }
+    let key = Key::new(base, complexity, sort);
+    if best.as_ref().is_none_or(|f| key.before(&f.key)) {
+        *best = Some(Found {
+            key,
+            target,
+            source,
+            kind,
+        });
+    }
 }
 
 #[cfg(test)]

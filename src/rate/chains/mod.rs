@@ -186,7 +186,7 @@ fn fill_nishio(b: &Board, found: &nishio::Found, hint: &mut Hint) {
 
 /// The hint of a cell or region forcing chain.
 fn fill_multiple(b: &Board, found: &multiple::Found, hint: &mut Hint) {
-    let technique = if found.region {
+    let technique = if found.kind {
         Technique::RegionForcingChains
     } else {
         Technique::CellForcingChains

@@ -20,12 +20,10 @@
 //! removes it. The complexity is the sum of the conclusion's depths over the assumptions;
 //! the difficulty 8.0 plus the length bonus; sort keys 5 (cell) and 6 (region). Discovery
 //! order is: for each cell, for each digit, its region hints, then the cell's hints; SE
-//! takes the first of the least (difficulty, complexity, sort key) ([`Key`]).
+//! takes the first of the least (difficulty, complexity, sort key) ([`Key`](key::Key)).
 
-use super::key::Key;
-use super::links::{
-    cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
-};
+use super::key::{self, offer};
+use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
 use crate::rate::board::{cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
@@ -118,17 +116,12 @@ impl Implied {
     }
 }
 
-/// The best hint so far.
-#[derive(Clone, Copy)]
-pub(crate) struct Found {
-    pub key: Key,
-    /// The conclusion: a potential ("on": placed, "off": removed).
-    pub target: u16,
-    /// The cell the assumptions start from.
-    pub source: usize,
-    /// Whether a region forcing chain (else a cell forcing chain).
-    pub region: bool,
-}
+/// The best cell or region forcing chain so far; its kind: a region forcing chain (else a
+/// The difficulty of cell and region forcing chains, before the length bonus.
+const BASE: f64 = 8.0;
+
+/// cell forcing chain).
+pub(crate) type Found = key::Found<bool>;
 
 /// Scratch: one propagation per digit of the current cell, one for the other places of a
 /// house, and the running intersection of a house.
@@ -202,7 +195,7 @@ impl Multiple {
                 for j in 0..own.len {
                     let p = own.order[j];
                     if is_on(p) == on && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        offer(b, p, self.sum[p as usize], 6, c, best);
+                        offer(b, BASE, p, self.sum[p as usize], 6, c, true, best);
                     }
                 }
             }
@@ -228,32 +221,8 @@ impl Multiple {
                     }
                     sum += u32::from(other.depth[p as usize]);
                 }
-                offer(b, p, sum, 5, c, best);
+                offer(b, BASE, p, sum, 5, c, false, best);
             }
         }
-    }
-}
-
-/// Keeps a hint concluding `target` if it removes something and comes before the best.
-fn offer(
-    b: &Board,
-    target: u16,
-    complexity: u32,
-    sort: u8,
-    source: usize,
-    best: &mut Option<Found>,
-) {
-    let (tc, td) = (cell_of(target), digit_of(target));
-    if is_on(target) && b.cands[tc] & !(1 << td) == 0 {
-        return;
-    }
-    let key = Key::new(8.0, complexity, sort);
-    if best.as_ref().is_none_or(|f| key.before(&f.key)) {
-        *best = Some(Found {
-            key,
-            target,
-            source,
-            region: sort == 6,
-        });
     }
 }
