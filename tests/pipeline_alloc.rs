@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
 use sudoku_batch::pipeline::{self, NoProgress, OnWorkers, BATCH};
-use sudoku_batch::solve::{self, FoldFine, LineRender, ResultWriter, SolveWork};
+use sudoku_batch::solve::{self, FoldFine, ResultWriter, SolveWork};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -64,6 +64,7 @@ fn allocations(input: &Input) -> (u64, u64) {
     let limits = Limits::solutions(1);
     let mut writer = ResultWriter::new(std::io::sink(), OutputFormat::Line, false);
     let mut stats = RunStats::default();
+    let line = solve::line_render();
     let before = COUNT.load(Ordering::Relaxed);
     // As `solve --format line` runs: the line records rendered and counted on the workers.
     let records = pipeline::run_rendered(
@@ -76,7 +77,7 @@ fn allocations(input: &Input) -> (u64, u64) {
             keep: false,
         },
         OnWorkers {
-            render: Some(&LineRender),
+            render: Some(&line),
             fold: Some(&FoldFine {
                 file: "in",
                 limit: 1,

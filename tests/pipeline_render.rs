@@ -11,9 +11,7 @@ use sudoku_batch::grid::Grid;
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, Record, RecordReader};
 use sudoku_batch::pipeline::{self, Halt, NoProgress, OnWorkers, PipelineError, Work};
 use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
-use sudoku_batch::solve::{
-    self, FoldFine, LineRender, RecordStatus, ResultWriter, SolveWork, SolvedRecord,
-};
+use sudoku_batch::solve::{self, FoldFine, RecordStatus, ResultWriter, SolveWork, SolvedRecord};
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
@@ -95,7 +93,7 @@ fn run(input: &Input, threads: usize, batch: usize, mode: Mode, halt_line: Optio
 
 /// One run with records in `format`; `halt_line`: the collect step stops at the record on
 /// that line, as `--strict` does at a bad one. Rendered runs render as `solve` does: line
-/// records with `LineRender`, csv and jsonl ones with the writer's `renderer`.
+/// records with `line_render`, csv and jsonl ones with the writer's `renderer`.
 fn run_as(
     format: OutputFormat,
     input: &Input,
@@ -116,9 +114,10 @@ fn run_as(
     let mut writer = ResultWriter::new(&mut out, format, false);
     writer.set_input("in", None).unwrap();
     let records = writer.renderer();
+    let line = solve::line_render();
     let render = match &records {
         Some(records) => records as &dyn pipeline::Render<SolvedRecord>,
-        None => &LineRender,
+        None => &line,
     };
     let mut stats = RunStats::default();
     let mut difficulty = Difficulty::default();

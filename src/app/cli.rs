@@ -221,6 +221,28 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
+/// The options of the commands that run records through the pipeline (solve, rate), after
+/// their own: threads, batch size, quietness, the report and how to read the inputs.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    #[command(flatten)]
+    pub threads: ThreadsArg,
+
+    /// Records per batch.
+    #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
+    pub batch: usize,
+
+    /// No progress bar and no summary on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+
+    #[command(flatten)]
+    pub report: ReportArgs,
+
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
 /// The inputs named on the command line (`-` is stdin, and no name at all means stdin), each
 /// checked to open before any work starts: a typo in the last path must not cost a long run.
 pub fn inputs(args: &[String]) -> Result<Vec<Input>, InputError> {

@@ -25,7 +25,7 @@ use sudoku_batch::pipeline::{
     self, Fold, Halt, NoFold, OnWorkers, PipelineError, Ran, Sink, Work, BATCH,
 };
 
-use crate::cli::{self, InputArgs, ReportArgs, RunArgs};
+use crate::cli::{self, InputArgs, RecordArgs, ReportArgs, RunArgs};
 use crate::output::{LateFile, Output};
 use crate::progress::Bar;
 
@@ -108,6 +108,27 @@ impl Job {
         };
         let threads = run.threads.count();
         Job::start(inputs, input.reader_options(), threads, outputs, run.quiet)
+    }
+
+    /// [`Job::start`] for the commands that take [`RecordArgs`]: their input options (with
+    /// each record's text kept when `keep_text`, and solution columns left unread), `-o`
+    /// `output`, `--stats-json`, threads, quietness and batch size.
+    pub fn start_records(
+        inputs: &[String],
+        output: Option<&Path>,
+        keep_text: bool,
+        records: &RecordArgs,
+    ) -> anyhow::Result<(Job, Writer)> {
+        let options = ReaderOptions {
+            keep_text,
+            skip_solutions: true,
+            ..records.input.reader_options()
+        };
+        let outputs = Outputs::with_report(output, &records.report);
+        let threads = records.threads.count();
+        let (mut job, out) = Job::start(inputs, options, threads, outputs, records.quiet)?;
+        job.batch = records.batch;
+        Ok((job, out))
     }
 
     /// The reader of one input.

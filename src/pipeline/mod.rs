@@ -107,6 +107,52 @@ pub trait Render<T>: Sync {
     }
 }
 
+/// A [`Render`] of results with a bound: `render` writes one at the start of a buffer of at
+/// least `max_len` bytes and returns its length.
+pub struct BoundedRender<F> {
+    max_len: usize,
+    render: F,
+}
+
+impl<F> BoundedRender<F> {
+    /// Results of at most `max_len` bytes, written by `render`.
+    pub const fn new(max_len: usize, render: F) -> Self {
+        BoundedRender { max_len, render }
+    }
+}
+
+impl<T, F: Fn(&T, &mut [u8]) -> usize + Sync> Render<T> for BoundedRender<F> {
+    fn max_len(&self) -> usize {
+        self.max_len
+    }
+    #[inline]
+    fn render(&self, item: &T, out: &mut [u8]) -> usize {
+        (self.render)(item, out)
+    }
+}
+
+/// Formats one result by appending its bytes to a vector.
+pub trait RecordBytes<T>: Sync {
+    /// Append `item`'s bytes to `out`.
+    fn append(&self, item: &T, out: &mut Vec<u8>);
+}
+
+/// A [`Render`] of results without a bound (csv and jsonl records carry the input's text):
+/// each is appended to a vector.
+pub struct UnboundedRender<F>(pub F);
+
+impl<T, F: RecordBytes<T>> Render<T> for UnboundedRender<F> {
+    fn max_len(&self) -> usize {
+        0
+    }
+    fn render(&self, _: &T, _: &mut [u8]) -> usize {
+        unreachable!("records without a bound are rendered into a vector")
+    }
+    fn render_into(&self, item: &T, out: &mut Vec<u8>) {
+        self.0.append(item, out);
+    }
+}
+
 /// Counts results on the workers, next to the work, instead of in the collect step (rendered
 /// runs only: a result not kept needs no `Sink::write`). Each worker counts into its own
 /// `Part`; the run returns the parts, to be added up by the caller.

@@ -23,7 +23,7 @@ use crate::rate::{Difficulty, RateOptions, Rater, Rating};
 use crate::solver::{solve_with_limit, Status};
 use summary::Tally;
 
-pub use writer::{RateLineRender, RateWriter};
+pub use writer::{rate_line_render, RateWriter};
 
 /// The status of one output record of `rate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -25,7 +25,7 @@ use std::io::{self, Write};
 
 use crate::io::passthrough::{Columns, ColumnsDiffer, RecordFields};
 use crate::io::write::{write_csv_field, JsonObject, OutputFormat};
-use crate::pipeline::{Render, Sink};
+use crate::pipeline::{BoundedRender, RecordBytes, Render, Sink, UnboundedRender};
 use crate::rate::{Difficulty, Rating, Step};
 use crate::rating::{difficulty_value, RateStatus, RatedRecord};
 
@@ -91,9 +91,10 @@ impl<W: Write> RateWriter<W> {
     }
 
     /// The workers' [`Render`] of this writer's csv and jsonl records for the current input
-    /// (`None` for line records, which [`RateLineRender`] renders).
-    pub fn renderer(&self) -> Option<RateRender> {
-        (self.fmt.format != OutputFormat::Line).then(|| RateRender(self.fmt.clone()))
+    /// (`None` for line records, which [`rate_line_render`] renders). Their length has no
+    /// bound, so each block's go to a vector of their own.
+    pub fn renderer(&self) -> Option<UnboundedRender<RateFormat>> {
+        (self.fmt.format != OutputFormat::Line).then(|| UnboundedRender(self.fmt.clone()))
     }
 
     /// Write the CSV header now if it is due (so an empty input still gets one).
@@ -341,32 +342,13 @@ fn line_record(r: &RatedRecord, out: &mut [u8]) -> usize {
 
 /// Line records rendered on the workers ([`Render`]): the bytes [`RateWriter`] writes for
 /// `--format line`.
-pub struct RateLineRender;
-
-impl Render<RatedRecord> for RateLineRender {
-    fn max_len(&self) -> usize {
-        LINE_MAX
-    }
-    fn render(&self, item: &RatedRecord, out: &mut [u8]) -> usize {
-        line_record(item, out)
-    }
+pub fn rate_line_render() -> impl Render<RatedRecord> {
+    BoundedRender::new(LINE_MAX, line_record)
 }
 
-/// Csv and jsonl records rendered on the workers ([`RateWriter::renderer`]); their length has
-/// no bound, so each block's go to a vector of their own.
-#[derive(Clone, Debug)]
-pub struct RateRender(RateFormat);
-
-impl Render<RatedRecord> for RateRender {
-    fn max_len(&self) -> usize {
-        0
-    }
-    fn render(&self, _: &RatedRecord, _: &mut [u8]) -> usize {
-        unreachable!("records without a bound are rendered into a vector")
-    }
-    fn render_into(&self, item: &RatedRecord, out: &mut Vec<u8>) {
-        self.0
-            .write(out, item)
+impl RecordBytes<RatedRecord> for RateFormat {
+    fn append(&self, item: &RatedRecord, out: &mut Vec<u8>) {
+        self.write(out, item)
             .expect("writing to a vector does not fail");
     }
 }

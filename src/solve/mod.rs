@@ -13,7 +13,7 @@ use crate::solver::{Algorithm, Limits, Outcome, Status};
 use crate::stats::RunStats;
 use summary::Difficulty;
 
-pub use writer::{Columns, LineRender, ResultWriter};
+pub use writer::{line_render, Columns, ResultWriter};
 
 /// The status of one output record: a solver status, or `malformed` for text that is not a
 /// puzzle.

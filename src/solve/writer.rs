@@ -21,7 +21,7 @@ use std::io::{self, Write};
 use crate::grid::CELLS;
 use crate::io::passthrough::RecordFields;
 use crate::io::write::{write_csv_field, write_grid, JsonObject, OutputFormat};
-use crate::pipeline::{Render, Sink};
+use crate::pipeline::{BoundedRender, RecordBytes, Render, Sink, UnboundedRender};
 use crate::solve::{RecordStatus, SolvedRecord};
 
 pub use crate::io::passthrough::{Columns, ColumnsDiffer};
@@ -94,9 +94,10 @@ impl<W: Write> ResultWriter<W> {
 
     /// The workers' [`Render`] of this writer's records for the current input: csv and jsonl
     /// records formatted as [`write`](Self::write) formats them (`None` for line records,
-    /// which [`LineRender`] renders).
-    pub fn renderer(&self) -> Option<RecordRender> {
-        (self.fmt.format != OutputFormat::Line).then(|| RecordRender(self.fmt.clone()))
+    /// which [`line_render`] renders). Their length has no bound (they carry the input's
+    /// text), so each block's go to a vector of their own.
+    pub fn renderer(&self) -> Option<UnboundedRender<RecordFormat>> {
+        (self.fmt.format != OutputFormat::Line).then(|| UnboundedRender(self.fmt.clone()))
     }
 
     /// Write the CSV header now if it is due (so an empty input still gets one).
@@ -256,32 +257,13 @@ fn line_record(r: &SolvedRecord, out: &mut [u8]) -> usize {
 
 /// Line records rendered on the workers ([`Render`]): the bytes [`ResultWriter`] writes for
 /// `--format line`, so its writer thread only writes them.
-pub struct LineRender;
-
-impl Render<SolvedRecord> for LineRender {
-    fn max_len(&self) -> usize {
-        LINE_MAX
-    }
-    fn render(&self, item: &SolvedRecord, out: &mut [u8]) -> usize {
-        line_record(item, out)
-    }
+pub fn line_render() -> impl Render<SolvedRecord> {
+    BoundedRender::new(LINE_MAX, line_record)
 }
 
-/// Csv and jsonl records rendered on the workers ([`ResultWriter::renderer`]): their length
-/// has no bound (they carry the input's text), so each block's go to a vector of their own.
-#[derive(Clone, Debug)]
-pub struct RecordRender(RecordFormat);
-
-impl Render<SolvedRecord> for RecordRender {
-    fn max_len(&self) -> usize {
-        0
-    }
-    fn render(&self, _: &SolvedRecord, _: &mut [u8]) -> usize {
-        unreachable!("records without a bound are rendered into a vector")
-    }
-    fn render_into(&self, item: &SolvedRecord, out: &mut Vec<u8>) {
-        self.0
-            .write(out, item)
+impl RecordBytes<SolvedRecord> for RecordFormat {
+    fn append(&self, item: &SolvedRecord, out: &mut Vec<u8>) {
+        self.write(out, item)
             .expect("writing to a vector does not fail");
     }
 }

@@ -7,17 +7,17 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_batch::io::passthrough::Columns;
-use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
+use sudoku_batch::io::{Input, OutputFormat};
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::rate::{Difficulty, Ladder, RateOptions};
 use sudoku_batch::rating::summary::{RunInfo, Summary, Tally};
 use sudoku_batch::rating::{
-    Counted, FoldRated, RateLineRender, RateStats, RateStatus, RateWork, RateWriter, RatedRecord,
+    rate_line_render, Counted, FoldRated, RateStats, RateStatus, RateWork, RateWriter, RatedRecord,
     Raters,
 };
 
-use crate::cli::{choices, output_formats, parse_empty, InputArgs, ReportArgs, ThreadsArg};
-use crate::job::{Job, Outputs, Writer};
+use crate::cli::{choices, output_formats, parse_empty, RecordArgs};
+use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
 
@@ -113,21 +113,7 @@ pub struct RateArgs {
     pub empty: Option<u8>,
 
     #[command(flatten)]
-    pub threads: ThreadsArg,
-
-    /// Records per batch.
-    #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
-    pub batch: usize,
-
-    /// No progress bar and no summary on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-
-    #[command(flatten)]
-    pub report: ReportArgs,
-
-    #[command(flatten)]
-    pub input: InputArgs,
+    pub records: RecordArgs,
 }
 
 fn ladders() -> impl clap::builder::TypedValueParser<Value = Ladder> {
@@ -162,14 +148,13 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     if args.passthrough && format == OutputFormat::Line {
         anyhow::bail!("--passthrough needs --format csv or jsonl");
     }
-    let options = ReaderOptions {
-        keep_text: format != OutputFormat::Line,
-        skip_solutions: true,
-        ..args.input.reader_options()
-    };
-    let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
-    let threads = args.threads.count();
-    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
+    let keep_text = format != OutputFormat::Line;
+    let (mut job, out) = Job::start_records(
+        &args.inputs,
+        args.output.as_deref(),
+        keep_text,
+        &args.records,
+    )?;
     job.batch = batch_size(args);
     let mut bar = job.progress_bar(args.output.as_deref());
     let mut writer = rate_writer(out, format, args, &job);
@@ -185,7 +170,8 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
         keep: format != OutputFormat::Line,
         steps: args.steps,
     };
-    let mut totals = Totals::new(args.quiet);
+    let line = rate_line_render();
+    let mut totals = Totals::new(args.records.quiet);
     for input in &job.inputs {
         let label = input.label();
         let reader = job.open(input)?;
@@ -195,7 +181,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
         let records = writer.renderer().filter(|_| job.threads > 1);
         let render = match (&records, format) {
             (Some(records), _) => Some(records as &dyn Render<_>),
-            (None, OutputFormat::Line) => Some(&RateLineRender as &dyn Render<_>),
+            (None, OutputFormat::Line) => Some(&line as &dyn Render<_>),
             (None, _) => None,
         };
         bar.next_input(reader.bytes_read(), totals.stats.records);
@@ -204,7 +190,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
             render,
             fold: Some(&fold),
         };
-        let collect = |r: &mut RatedRecord| totals.add(&label, r, args.report.strict, &bar);
+        let collect = |r: &mut RatedRecord| totals.add(&label, r, args.records.report.strict, &bar);
         let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
         totals.end_input(ran.parts);
     }
@@ -218,9 +204,9 @@ fn batch_size(args: &RateArgs) -> usize {
     // then rendered): small batches keep the bytes in flight low (generated-hard-1k six
     // times, 2 threads: peak RSS 21 MiB with 64 records a batch, 38 MiB with 256).
     if args.steps {
-        args.batch.min(STEPS_BATCH)
+        args.records.batch.min(STEPS_BATCH)
     } else {
-        args.batch
+        args.records.batch
     }
 }
 
@@ -255,7 +241,7 @@ fn report(job: Job, args: &RateArgs, bar: &Bar, totals: Totals) -> anyhow::Resul
         threads: job.threads,
     };
     let summary = Summary::new(info, job.seconds(), totals.stats, &totals.tally);
-    if !args.quiet {
+    if !args.records.quiet {
         print_summary(&summary);
     }
     job.finish(&summary, summary.stats.problems() == 0)

@@ -5,18 +5,17 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use sudoku_batch::io::{Input, OutputFormat, ReaderOptions};
+use sudoku_batch::io::{Input, OutputFormat};
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
 use sudoku_batch::solve::{
-    self, Columns, Counted, FoldFine, LineRender, RecordStatus, ResultWriter, SolveWork,
-    SolvedRecord,
+    self, Columns, Counted, FoldFine, RecordStatus, ResultWriter, SolveWork, SolvedRecord,
 };
 use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
-use crate::cli::{algorithms, output_formats, parse_empty, InputArgs, ReportArgs, ThreadsArg};
-use crate::job::{Job, Outputs, Writer};
+use crate::cli::{algorithms, output_formats, parse_empty, RecordArgs};
+use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
 
@@ -95,36 +94,20 @@ pub struct SolveArgs {
     pub algorithm: Algorithm,
 
     #[command(flatten)]
-    pub threads: ThreadsArg,
-
-    /// Records per batch.
-    #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
-    pub batch: usize,
-
-    /// No progress bar and no summary on stderr.
-    #[arg(long, short)]
-    pub quiet: bool,
-
-    #[command(flatten)]
-    pub report: ReportArgs,
-
-    #[command(flatten)]
-    pub input: InputArgs,
+    pub records: RecordArgs,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if args.passthrough && args.format == OutputFormat::Line {
         anyhow::bail!("--passthrough needs --format csv or jsonl");
     }
-    let options = ReaderOptions {
-        keep_text: args.format != OutputFormat::Line,
-        skip_solutions: true,
-        ..args.input.reader_options()
-    };
-    let outputs = Outputs::with_report(args.output.as_deref(), &args.report);
-    let threads = args.threads.count();
-    let (mut job, out) = Job::start(&args.inputs, options, threads, outputs, args.quiet)?;
-    job.batch = args.batch;
+    let keep_text = args.format != OutputFormat::Line;
+    let (mut job, out) = Job::start_records(
+        &args.inputs,
+        args.output.as_deref(),
+        keep_text,
+        &args.records,
+    )?;
     let mut bar = job.progress_bar(args.output.as_deref());
     let mut writer = result_writer(out, args, &job);
     let limit = if args.unique { 2 } else { args.limit };
@@ -135,7 +118,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         limits,
         keep,
     };
-    let mut totals = Totals::new(args.quiet);
+    let line = solve::line_render();
+    let mut totals = Totals::new(args.records.quiet);
     for input in &job.inputs {
         let label = input.label();
         let reader = job.open(input)?;
@@ -147,7 +131,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         let records = writer.renderer().filter(|_| job.threads > 1);
         let render = match (&records, args.format) {
             (Some(records), _) => Some(records as &dyn Render<_>),
-            (None, OutputFormat::Line) => Some(&LineRender as &dyn Render<_>),
+            (None, OutputFormat::Line) => Some(&line as &dyn Render<_>),
             (None, _) => None,
         };
         bar.next_input(reader.bytes_read(), totals.stats.records);
@@ -159,7 +143,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             render,
             fold: Some(&fold),
         };
-        let collect = |r: &mut SolvedRecord| totals.add(&label, r, limit, args.report.strict, &bar);
+        let collect =
+            |r: &mut SolvedRecord| totals.add(&label, r, limit, args.records.report.strict, &bar);
         let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
         totals.end_input(ran.parts);
     }
@@ -200,7 +185,7 @@ fn report(
         limit,
     };
     let summary = Summary::new(info, job.seconds(), totals.stats, totals.difficulty);
-    if !args.quiet {
+    if !args.records.quiet {
         print_summary(&summary);
     }
     job.finish(&summary, summary.stats.problems() == 0)
