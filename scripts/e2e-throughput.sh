@@ -15,8 +15,7 @@ CARGO_TARGET_DIR=$peer_target cargo build --quiet --release --locked --manifest-
 . scripts/lib.sh
 build_release
 peer=$peer_target/release/peer-sudoku
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 
 records() { grep -cv '^\(#\|\s*$\)' "$1" || true; }
 

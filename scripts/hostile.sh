@@ -15,8 +15,8 @@ else
   bin=$(realpath target/release/sudoku-batch)
 fi
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. scripts/lib.sh
+scratch_dir
 cd "$tmp"
 python3 - <<'EOF'
 import zipfile

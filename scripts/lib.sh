@@ -40,3 +40,20 @@ cpu_label() {
   fi
   echo "$model, $(nproc) cores"
 }
+
+# A scratch directory, $tmp, removed when the script exits.
+scratch_dir() {
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+}
+
+# The public datasets' folder, $D; when it is absent, say so and end the script (exit 0).
+need_datasets() {
+  D=../shared/datasets
+  [ -d "$D" ] || { echo "skipped: $D is absent" >&2; exit 0; }
+}
+
+# The first line of a results block: the date, the load, the commit and the CPU, then ARGS.
+results_header() {
+  echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label)${1:+, $1}"
+}

@@ -11,17 +11,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
-D=../shared/datasets
-[ -d "$D" ] || { echo "skipped: $D is absent" >&2; exit 0; }
 . scripts/lib.sh
+need_datasets
 build_release
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 out=scripts/results/rate-datasets.txt
 bad=0
 
 {
-echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label), rate --threads 2 ${extra[*]:-}"
+results_header "rate --threads 2 ${extra[*]:-}"
 printf '%-50s %8s %8s %7s %8s %10s %7s %9s %6s %8s %7s %4s\n' dataset records rated capped multiple unsolvable invalid malformed failed "wall s" "CPU s" exit
 for f in "$D"/*; do
   name=$(basename "$f")

@@ -26,18 +26,16 @@ rounds=${1:-3}
 shift || true
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
-D=../shared/datasets
-[ -d "$D" ] || { echo "skipped: $D is absent" >&2; exit 0; }
 . scripts/lib.sh
+need_datasets
 build_release
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 out=scripts/results/rate-e2e.txt
 # Exit code 1 (some records not rated: serg's puzzles have several solutions) is a result.
 ok1() { "$@" || [ $? -eq 1 ]; }
 
 {
-echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label), 1 thread, median of $rounds, rate ${extra[*]:-(defaults)}"
+results_header "1 thread, median of $rounds, rate ${extra[*]:-(defaults)}"
 printf '%-44s %8s %6s %10s %10s %10s %10s %8s %7s %6s\n' dataset records slice "rate p/s" "solve p/s" rate/solve "rate CPU" rated capped "ER mean"
 for name in kaggle1m_sample_first24997.csv kaggle3m_radcliffe_sample_7034.csv \
   kaggle9m_vopani_first10000.csv puzzles2_17_clue puzzles3_magictour_top1465 \

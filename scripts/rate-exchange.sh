@@ -18,12 +18,11 @@ extra=("$@")
 [ -f "$file" ] || { echo "skipped: $file is absent" >&2; exit 0; }
 . scripts/lib.sh
 build_release
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 out=scripts/results/rate-exchange.txt
 
 {
-echo "# $(date -u '+%F %H:%M') UTC, load $(cut -d' ' -f1 /proc/loadavg), commit $(commit_label), $(cpu_label), $(basename "$file"), rate --threads 2 ${extra[*]:-}"
+results_header "$(basename "$file"), rate --threads 2 ${extra[*]:-}"
 for ladder in ${LADDERS:-sukaku se}; do
   /usr/bin/time -v "$ours" rate -q --threads 2 --ladder "$ladder" "${extra[@]}" -o "$tmp/$ladder.txt" "$file" 2> "$tmp/time.txt" || true
   wall=$(grep 'Elapsed (wall clock)' "$tmp/time.txt" | awk '{print $NF}')

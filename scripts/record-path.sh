@@ -15,8 +15,7 @@ D=../shared/datasets
 . scripts/lib.sh
 if [ -n "${2:-}" ]; then ours=$2; else build_release; fi
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 
 "$ours" shuffle -q --copies 40 --seed 3 "$D/kaggle1m_sample_first24997.csv" -o "$tmp/kaggle1m.txt"
 "$ours" shuffle -q --copies 40 --seed 3 --with-solutions "$D/kaggle1m_sample_first24997.csv" -o "$tmp/kaggle1m.csv"

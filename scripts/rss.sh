@@ -11,8 +11,8 @@ D=../shared/datasets
 cargo build --quiet --release --locked
 ours=target/release/sudoku-batch
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. scripts/lib.sh
+scratch_dir
 # One line file of puzzles: 17-clue puzzles and the Kaggle 1M sample's puzzle column.
 { grep -v '^#' "$D/puzzles2_17_clue" | tr -d '\r'; tail -n +2 "$D/kaggle1m_sample_first24997.csv" | cut -d, -f1 | grep .; } > "$tmp/base.txt"
 base=$(wc -l < "$tmp/base.txt")

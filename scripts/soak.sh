@@ -17,8 +17,8 @@ n=${1:-20000000}
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 cargo build --quiet --release --locked
 B=$PWD/target/release/sudoku-batch
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. scripts/lib.sh
+scratch_dir
 
 # 1. A base of 7,000 records with known make-up (seeded, so every run streams the same):
 #    unique puzzles, puzzles with clues removed (mostly multiple), clashing givens (invalid),

@@ -12,8 +12,8 @@ if ! command -v parallel >/dev/null; then
 fi
 cargo build --quiet --release --locked
 bin=$PWD/target/release/sudoku-batch
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. scripts/lib.sh
+scratch_dir
 
 "$bin" solve -q "$f" > "$tmp/plain.txt"
 # The recipe: split the file into ~1 MB blocks at line boundaries, solve each with one
