@@ -269,28 +269,38 @@ impl Search<'_> {
                 }
                 let empty = b.empty[h] as usize;
                 let (i1, i2) = (CELL_INDEX[c1][kind] as usize, CELL_INDEX[c2][kind] as usize);
+                let two = ExtraPair {
+                    h,
+                    c1,
+                    c2,
+                    i1,
+                    i2,
+                    degree,
+                    extra,
+                    base,
+                };
                 if degree * 2 <= empty && degree >= n_extra {
-                    self.type3_naked(h, c1, c2, i1, i2, degree, extra, base);
+                    self.type3_naked(two);
                 }
                 if degree * 2 < empty {
-                    self.type3_hidden(h, c1, c2, i1, i2, degree, extra, base);
+                    self.type3_hidden(two);
                 }
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn type3_naked(
-        &mut self,
-        h: usize,
-        c1: usize,
-        c2: usize,
-        i1: usize,
-        i2: usize,
-        degree: usize,
-        extra: u16,
-        base: f64,
-    ) {
+    /// Type 3 with a naked subset of `degree` cells: the extra cell and others of the house.
+    fn type3_naked(&mut self, two: ExtraPair) {
+        let ExtraPair {
+            h,
+            c1,
+            c2,
+            i1,
+            i2,
+            degree,
+            extra,
+            base,
+        } = two;
         let b = self.b;
         for &set in subsets(degree, 9) {
             if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
@@ -331,18 +341,18 @@ impl Search<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn type3_hidden(
-        &mut self,
-        h: usize,
-        c1: usize,
-        c2: usize,
-        i1: usize,
-        i2: usize,
-        degree: usize,
-        extra: u16,
-        base: f64,
-    ) {
+    /// Type 3 with a hidden subset of `degree` digits: the pair's and others of the house.
+    fn type3_hidden(&mut self, two: ExtraPair) {
+        let ExtraPair {
+            h,
+            c1,
+            c2,
+            i1,
+            i2,
+            degree,
+            extra,
+            base,
+        } = two;
         let b = self.b;
         let pair = (1u16 << self.v1) | (1u16 << self.v2);
         let others = 0x1FF & !pair & !extra;
@@ -404,6 +414,20 @@ impl Search<'_> {
             hint.eliminate(c2, 1 << remove);
         });
     }
+}
+
+/// A type-3 rectangle's two cells with extra candidates in house `h` (`i1`, `i2`: their
+/// places in it), the subset size tried, the extra candidates and the base rating.
+#[derive(Clone, Copy)]
+struct ExtraPair {
+    h: usize,
+    c1: usize,
+    c2: usize,
+    i1: usize,
+    i2: usize,
+    degree: usize,
+    extra: u16,
+    base: f64,
 }
 
 fn fill_start(hint: &mut Hint, len: usize, cells: &[u8; CELLS], pair: u16, kind: u8, rating: f64) {
