@@ -173,10 +173,7 @@ pub fn solve<'py>(
     let mut guesses = zeroed::<u64>(n);
     let mut nodes = zeroed::<u64>(n);
     let out = Solved {
-        solutions: Cells {
-            values: &mut solutions,
-            width: CELLS,
-        },
+        solutions: Cells::grid(&mut solutions),
         status: &mut status,
         count: &mut count,
         guesses: &mut guesses,
@@ -221,16 +218,7 @@ pub fn verify<'py>(
     };
     let mut ok = vec![false; n];
     let mut problems = zeroed::<u16>(n);
-    let out = (
-        Cells {
-            values: &mut ok,
-            width: 1,
-        },
-        Cells {
-            values: &mut problems,
-            width: 1,
-        },
-    );
+    let out = (Cells::one(&mut ok), Cells::one(&mut problems));
     let bad = in_slices(py, n, threads, out, |rows, (ok, problems)| {
         let mut bad = Messages::new();
         for ((i, ok), bits) in rows.zip(ok.values).zip(problems.values) {
@@ -292,18 +280,9 @@ pub fn canon<'py>(
     let mut automorphisms = zeroed::<u32>(n);
     let mut status = zeroed::<u8>(n);
     let out = (
-        Cells {
-            values: &mut forms,
-            width: CELLS,
-        },
-        Cells {
-            values: &mut automorphisms,
-            width: 1,
-        },
-        Cells {
-            values: &mut status,
-            width: 1,
-        },
+        Cells::grid(&mut forms),
+        Cells::one(&mut automorphisms),
+        Cells::one(&mut status),
     );
     let bad = in_slices(py, n, threads, out, |rows, (forms, autos, status)| {
         let mut search = Canonicalizer::new();
@@ -353,10 +332,7 @@ pub fn digits<'py>(
     let threads = thread_count(threads)?;
     let n = batch.len();
     let mut cells = zeroed::<u8>(n * CELLS);
-    let out = Cells {
-        values: &mut cells,
-        width: CELLS,
-    };
+    let out = Cells::grid(&mut cells);
     let bad = in_slices(py, n, threads, out, |rows, out| {
         let mut bad = Messages::new();
         for (i, row) in rows.zip(out.values.chunks_exact_mut(CELLS)) {

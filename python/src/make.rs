@@ -56,18 +56,9 @@ pub fn generate<'py>(
     let mut attempts = zeroed::<u32>(n);
     let cancel = AtomicBool::new(false);
     let out = (
-        Cells {
-            values: &mut puzzles,
-            width: CELLS,
-        },
-        Cells {
-            values: &mut solutions,
-            width: CELLS,
-        },
-        Cells {
-            values: &mut attempts,
-            width: 1,
-        },
+        Cells::grid(&mut puzzles),
+        Cells::grid(&mut solutions),
+        Cells::one(&mut attempts),
     );
     let misses = in_slices(py, n, threads, out, |rows, out| {
         generate_chunk(&cfg, &cancel, rows, out)
@@ -171,10 +162,7 @@ pub fn shuffle<'py>(
             values: &mut solved,
             width: if solutions { width } else { 0 },
         },
-        Cells {
-            values: &mut ok,
-            width: 1,
-        },
+        Cells::one(&mut ok),
     );
     let bad = in_slices(py, n, threads, out, |rows, out| {
         shuffle_chunk(&cfg, batch, rows, out, copies)

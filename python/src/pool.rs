@@ -159,6 +159,21 @@ pub struct Cells<'a, T> {
     pub width: usize,
 }
 
+impl<'a, T> Cells<'a, T> {
+    /// One value per row.
+    pub fn one(values: &'a mut [T]) -> Self {
+        Cells { values, width: 1 }
+    }
+
+    /// A grid of 81 values per row.
+    pub fn grid(values: &'a mut [T]) -> Self {
+        Cells {
+            values,
+            width: sudoku_batch::grid::CELLS,
+        }
+    }
+}
+
 impl<'a, T: Send> Rows for Cells<'a, T> {
     fn split_at(self, mid: usize) -> (Self, Self) {
         let (a, b) = self.values.split_at_mut(mid * self.width);

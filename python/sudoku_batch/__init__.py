@@ -100,7 +100,21 @@ def _status_counts(status: np.ndarray, enum_type: type[enum.IntEnum]) -> str:
     return ", ".join(parts)
 
 
-class SolveResult:
+class _Result:
+    """A call's result: each slot an entry of the native call's dict (``_batch`` its
+    ``batch``), but ``index``, the input's index; its length is its first slot's."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __init__(self, fields: dict, index: Any = None) -> None:
+        for name in self.__slots__:
+            setattr(self, name, index if name == "index" else fields[name.lstrip("_")])
+
+    def __len__(self) -> int:
+        return len(getattr(self, self.__slots__[0]))
+
+
+class SolveResult(_Result):
     """The result of :func:`solve`: arrays of length n, in input order.
 
     Attributes:
@@ -116,17 +130,13 @@ class SolveResult:
 
     __slots__ = ("solutions", "status", "count", "guesses", "nodes", "errors", "index")
 
-    def __init__(self, fields: dict, index: Any = None) -> None:
-        self.solutions: np.ndarray = fields["solutions"]
-        self.status: np.ndarray = fields["status"]
-        self.count: np.ndarray = fields["count"]
-        self.guesses: np.ndarray = fields["guesses"]
-        self.nodes: np.ndarray = fields["nodes"]
-        self.errors: dict[int, str] = fields["errors"]
-        self.index = index
-
-    def __len__(self) -> int:
-        return len(self.status)
+    solutions: np.ndarray
+    status: np.ndarray
+    count: np.ndarray
+    guesses: np.ndarray
+    nodes: np.ndarray
+    errors: dict[int, str]
+    index: Any
 
     def __repr__(self) -> str:
         return f"SolveResult(n={len(self)}: {_status_counts(self.status, Status)})"
@@ -202,7 +212,7 @@ def solve_df(
     return solve(puzzles, limit=limit, threads=threads, algorithm=algorithm).to_pandas()
 
 
-class VerifyResult:
+class VerifyResult(_Result):
     """The result of :func:`verify`.
 
     Attributes:
@@ -215,14 +225,10 @@ class VerifyResult:
 
     __slots__ = ("ok", "problems", "errors", "index")
 
-    def __init__(self, fields: dict, index: Any = None) -> None:
-        self.ok: np.ndarray = fields["ok"]
-        self.problems: np.ndarray = fields["problems"]
-        self.errors: dict[int, str] = fields["errors"]
-        self.index = index
-
-    def __len__(self) -> int:
-        return len(self.ok)
+    ok: np.ndarray
+    problems: np.ndarray
+    errors: dict[int, str]
+    index: Any
 
     def __repr__(self) -> str:
         return f"VerifyResult(n={len(self)}, ok={int(self.ok.sum())})"
@@ -248,7 +254,7 @@ def verify(
     return VerifyResult(fields, index_of(puzzles))
 
 
-class CanonResult:
+class CanonResult(_Result):
     """The result of :func:`canon`.
 
     Attributes:
@@ -262,15 +268,11 @@ class CanonResult:
 
     __slots__ = ("forms", "automorphisms", "status", "errors", "index")
 
-    def __init__(self, fields: dict, index: Any = None) -> None:
-        self.forms: np.ndarray = fields["forms"]
-        self.automorphisms: np.ndarray = fields["automorphisms"]
-        self.status: np.ndarray = fields["status"]
-        self.errors: dict[int, str] = fields["errors"]
-        self.index = index
-
-    def __len__(self) -> int:
-        return len(self.status)
+    forms: np.ndarray
+    automorphisms: np.ndarray
+    status: np.ndarray
+    errors: dict[int, str]
+    index: Any
 
     def __repr__(self) -> str:
         return f"CanonResult(n={len(self)}: {_status_counts(self.status, CanonStatus)})"
@@ -283,19 +285,15 @@ def canon(puzzles: Puzzles, *, threads: Optional[int] = None) -> CanonResult:
     return CanonResult(_native.canon(as_batch(puzzles), threads=threads), index_of(puzzles))
 
 
-class GenerateResult:
+class GenerateResult(_Result):
     """The result of :func:`generate`: ``puzzles`` and ``solutions`` (n, 81) uint8, and the
     ``attempts`` (n,) each puzzle took."""
 
     __slots__ = ("puzzles", "solutions", "attempts")
 
-    def __init__(self, fields: dict) -> None:
-        self.puzzles: np.ndarray = fields["puzzles"]
-        self.solutions: np.ndarray = fields["solutions"]
-        self.attempts: np.ndarray = fields["attempts"]
-
-    def __len__(self) -> int:
-        return len(self.puzzles)
+    puzzles: np.ndarray
+    solutions: np.ndarray
+    attempts: np.ndarray
 
     def __repr__(self) -> str:
         return f"GenerateResult(n={len(self)})"
@@ -356,7 +354,7 @@ def generate(
     return GenerateResult(fields)
 
 
-class ShuffleResult:
+class ShuffleResult(_Result):
     """The result of :func:`shuffle`.
 
     Attributes:
@@ -371,15 +369,11 @@ class ShuffleResult:
 
     __slots__ = ("puzzles", "solutions", "source", "ok", "errors")
 
-    def __init__(self, fields: dict, copies: int) -> None:
-        self.puzzles: np.ndarray = fields["puzzles"]
-        self.solutions: Optional[np.ndarray] = fields["solutions"]
-        self.ok: np.ndarray = fields["ok"]
-        self.errors: dict[int, str] = fields["errors"]
-        self.source: np.ndarray = np.repeat(np.arange(len(self.ok), dtype=np.int64), copies)
-
-    def __len__(self) -> int:
-        return len(self.puzzles)
+    puzzles: np.ndarray
+    solutions: Optional[np.ndarray]
+    ok: np.ndarray
+    errors: dict[int, str]
+    source: np.ndarray
 
     def __repr__(self) -> str:
         return f"ShuffleResult(n={len(self)}, malformed inputs={len(self.errors)})"
@@ -400,10 +394,11 @@ def shuffle(
     fields = _native.shuffle(
         as_batch(puzzles), seed=seed, copies=copies, solutions=solutions, threads=threads
     )
-    return ShuffleResult(fields, copies)
+    fields["source"] = np.repeat(np.arange(len(fields["ok"]), dtype=np.int64), copies)
+    return ShuffleResult(fields)
 
 
-class RateResult:
+class RateResult(_Result):
     """The result of :func:`rate`: Sudoku Explainer's ratings, arrays of length n.
 
     Attributes:
@@ -423,20 +418,16 @@ class RateResult:
     __slots__ = ("er", "ep", "ed", "hardest", "techniques", "steps", "capped", "status",
                  "errors", "index")
 
-    def __init__(self, fields: dict, index: Any = None) -> None:
-        self.er: np.ndarray = fields["er"]
-        self.ep: np.ndarray = fields["ep"]
-        self.ed: np.ndarray = fields["ed"]
-        self.hardest: np.ndarray = fields["hardest"]
-        self.techniques: list[str] = fields["techniques"]
-        self.steps: np.ndarray = fields["steps"]
-        self.capped: np.ndarray = fields["capped"]
-        self.status: np.ndarray = fields["status"]
-        self.errors: dict[int, str] = fields["errors"]
-        self.index = index
-
-    def __len__(self) -> int:
-        return len(self.status)
+    er: np.ndarray
+    ep: np.ndarray
+    ed: np.ndarray
+    hardest: np.ndarray
+    techniques: list[str]
+    steps: np.ndarray
+    capped: np.ndarray
+    status: np.ndarray
+    errors: dict[int, str]
+    index: Any
 
     def __repr__(self) -> str:
         rated = int((self.status == Status.SOLVED).sum())
@@ -496,7 +487,7 @@ def rate(
     return RateResult(fields, index_of(puzzles))
 
 
-class ReadResult:
+class ReadResult(_Result):
     """The records of a file read by :func:`read`, one row each, in file order.
 
     Attributes:
@@ -514,14 +505,13 @@ class ReadResult:
 
     __slots__ = ("puzzles", "solutions", "lines", "ids", "errors", "solution_errors", "_batch")
 
-    def __init__(self, fields: dict) -> None:
-        self.puzzles: np.ndarray = fields["puzzles"]
-        self.solutions: Optional[np.ndarray] = fields["solutions"]
-        self.lines: np.ndarray = fields["lines"]
-        self.ids: Optional[list] = fields["ids"]
-        self.errors: dict[int, str] = fields["errors"]
-        self.solution_errors: dict[int, str] = fields["solution_errors"]
-        self._batch: _native.Batch = fields["batch"]
+    puzzles: np.ndarray
+    solutions: Optional[np.ndarray]
+    lines: np.ndarray
+    ids: Optional[list]
+    errors: dict[int, str]
+    solution_errors: dict[int, str]
+    _batch: _native.Batch
 
     @property
     def malformed(self) -> np.ndarray:
@@ -529,9 +519,6 @@ class ReadResult:
         mask = np.zeros(len(self.lines), dtype=bool)
         mask[list(self.errors)] = True
         return mask
-
-    def __len__(self) -> int:
-        return len(self.lines)
 
     def __repr__(self) -> str:
         listed = "with" if self.solutions is not None else "without"
