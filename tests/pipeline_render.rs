@@ -1,4 +1,4 @@
-//! Line records rendered on the workers (`pipeline::run_rendered` with `LineRender`, as
+//! Line records rendered on the workers (`pipeline::run_rendered` with `line_render`, as
 //! `solve --format line` runs) are the bytes the writer thread writes record by record
 //! (`run_stages`), whatever the threads and batch size, with malformed, invalid and
 //! unsolvable records among them, and when a collect step halts the run at any record. With

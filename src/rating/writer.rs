@@ -44,7 +44,7 @@ pub struct RateWriter<W: Write> {
 }
 
 /// How a csv or jsonl record is written, for the current input (shared by the writer and the
-/// workers' [`RateRender`], so both give the same bytes).
+/// workers' render ([`RateWriter::renderer`]), so both give the same bytes).
 #[derive(Clone, Debug)]
 pub struct RateFormat {
     format: OutputFormat,

@@ -52,7 +52,7 @@ pub struct ResultWriter<W: Write> {
 const LINES_BUFFER: usize = 1 << 16;
 
 /// How a csv or jsonl record is written, for the current input (shared by the writer and the
-/// workers' [`RecordRender`], so both give the same bytes).
+/// workers' render ([`ResultWriter::renderer`]), so both give the same bytes).
 #[derive(Clone, Debug)]
 pub struct RecordFormat {
     format: OutputFormat,
