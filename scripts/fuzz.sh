@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzz the parsers, the record readers and the solver with cargo-fuzz (libFuzzer).
+# Fuzz the parsers, the record readers, the solver and the rating engine with cargo-fuzz
+# (libFuzzer).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default: 600 s each, every target
 #
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(grid_parse records solver)
+[ ${#targets[@]} -gt 0 ] || targets=(grid_parse records solver rate)
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 export RUSTFLAGS="-C target-cpu=native"
@@ -23,7 +24,7 @@ cargo fuzz build "${flags[@]}"
 for t in "${targets[@]}"; do
   # Seeds: the repository's fixtures (every format, good and bad records).
   mkdir -p "corpus/$t"
-  if [ "$t" != solver ]; then
+  if [ "$t" != solver ] && [ "$t" != rate ]; then
     cp -n ../tests/fixtures/*.txt ../tests/fixtures/*.csv ../tests/fixtures/bad/* "corpus/$t/" 2>/dev/null || true
   fi
   if [ -d "regressions/$t" ]; then
