@@ -90,6 +90,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         min_guesses: args.min_guesses.unwrap_or(0),
         max_guesses: args.max_guesses.unwrap_or(u64::MAX),
         max_attempts: args.max_attempts,
+        rating: None,
     };
     if cfg.min_guesses > cfg.max_guesses {
         bail!("--min-guesses is above --max-guesses");
@@ -132,7 +133,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
 /// Why [`write_puzzles`] stopped early.
 enum Stop {
     /// A puzzle could not meet the bounds within its attempt budget.
-    Shortfall(Shortfall),
+    Shortfall(Box<Shortfall>),
     /// The output could not be written.
     Write(std::io::Error),
 }
@@ -179,7 +180,7 @@ fn write_puzzles(
                 .drain(..)
                 .find_map(|g| g?.err())
                 .expect("set by a miss");
-            return Err(Stop::Shortfall(miss));
+            return Err(Stop::Shortfall(Box::new(miss)));
         }
         for g in batch.drain(..) {
             let g = g.expect("not cancelled").expect("no miss in this batch");
