@@ -242,7 +242,7 @@ impl Shortfall {
         }
         write!(
             f,
-            "; {} capped, needing a step above {} or one the engine lacks)",
+            "; {} capped: a step above {} was needed, or one the engine lacks)",
             self.too_hard, band.max
         )
     }
