@@ -35,13 +35,13 @@ of how many asked for after how many attempts, and names the bound not met (the 
 found are on stdout; an -o file is not written).
 
 Rating (--rating A..B): a puzzle within the other bounds is rated as `rate --ladder L
---max-rating B` rates it (the cap keeps a candidate far above B from costing a full
-rating) and kept when its ER is within A..B and its path was not capped. Lines become
-`puzzle ER/EP/ED`, --with-solutions adds er,ep,ed columns. The ER of random puzzles is mostly
-1.2-4.5 (minimal puzzles average ~3.8, --minimal makes hard bands come sooner); chains
-(6.5+) are ~1 attempt in 50-100, and the engine rates no path past dynamic forcing chains
-(se: 9.0 (+) and nested chains are capped; sukaku ladders: chains are), so a band above
-what the ladder reaches is never met and ends as above.
+--max-rating B` rates it (the cap spares candidates above B a full rating) and kept when
+its ER is within A..B and its path was not capped. Lines become `puzzle ER/EP/ED`;
+--with-solutions adds er,ep,ed columns. ERs come in two humps (se ladder): at the default
+clues 63% rate 1.2-1.5, 18% 1.7-2.8, 6% 3.0-6.4, 12% 6.5-7.5 (chains), 1% more; minimal
+puzzles 23%, 32%, 11%, 30% and 4%. The engine rates no path past dynamic forcing chains (se:
+9.0 (+) and nested chains are capped; sukaku ladders: chains, 6.5 up), so a band above what
+the ladder reaches ends as above, with the ERs it saw.
 
 Examples:
   sudoku-batch generate --count 100000 --seed 1 > puzzles.txt
