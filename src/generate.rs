@@ -11,7 +11,14 @@
 //!    range, or until no clue can be removed (`minimal`);
 //! 3. a puzzle outside the clue or guess range is discarded and the next attempt (drawn from
 //!    the same puzzle's random stream) is made, up to [`GenerateConfig::max_attempts`]; then
-//!    the run stops with a [`Shortfall`] naming the bound that could not be met.
+//!    the run stops with a [`Shortfall`] naming the bound that could not be met;
+//! 4. with a [`RatingBand`], a puzzle within those bounds is rated last (it is the costly
+//!    test) by the human-style engine ([`crate::rate`]) on the band's ladder, capped at the
+//!    band's top as `rate --max-rating` caps: a candidate whose path needs a step above the
+//!    band stops there instead of being rated in full. It is kept only when its ER lies in
+//!    the band and its path was not capped (a capped path needed a harder step, or one the
+//!    ladder's engine lacks, so its ER is unknown). Rating takes no random numbers: the
+//!    puzzles a seed gives are those it gives without a band, minus the ones out of it.
 //!
 //! Every solver call (completion, uniqueness, guesses) goes to one fixed, named algorithm,
 //! [`SOLVER`] (`jcz`), never to the default solver, which gets retuned.
@@ -25,6 +32,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::grid::{Grid, CELLS};
+use crate::rate::{Difficulty, Ladder, RateOptions, Rater, Rating};
 use crate::solver::{Algorithm, Limits, Outcome, Status};
 use crate::symmetry::{Rng, Symmetry};
 
@@ -45,6 +53,41 @@ pub struct GenerateConfig {
     pub max_guesses: u64,
     /// Attempts per puzzle before giving up with a [`Shortfall`].
     pub max_attempts: u32,
+    /// Keep only puzzles whose ER lies in this band (`None`: no rating).
+    pub rating: Option<RatingBand>,
+}
+
+/// A closed band of ER ratings (Sudoku Explainer's scale) and the ladder that rates it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatingBand {
+    /// The lowest ER kept.
+    pub min: Difficulty,
+    /// The highest ER kept; also the rater's cap.
+    pub max: Difficulty,
+    /// The technique ladder.
+    pub ladder: Ladder,
+}
+
+impl RatingBand {
+    /// How candidates are rated: on the band's ladder, capped at its top (a path whose next
+    /// step is harder than `max` stops there, as with `rate --max-rating`).
+    pub fn rate_options(&self) -> RateOptions {
+        RateOptions {
+            ladder: self.ladder,
+            max_rating: Some(self.max),
+        }
+    }
+
+    /// True when `rating` is an exact ER (not capped) within the band.
+    pub fn contains(&self, rating: &Rating) -> bool {
+        !rating.capped && (self.min..=self.max).contains(&rating.er)
+    }
+}
+
+impl std::fmt::Display for RatingBand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.min, self.max)
+    }
 }
 
 /// The clue range when none is asked for: that of typical published puzzles.
@@ -66,6 +109,7 @@ impl Default for GenerateConfig {
             min_guesses: 0,
             max_guesses: u64::MAX,
             max_attempts: 10_000,
+            rating: None,
         }
     }
 }
@@ -92,6 +136,8 @@ pub struct Generated {
     pub solution: Grid,
     /// Attempts made (1 when the first candidate fit).
     pub attempts: u32,
+    /// Its rating, when the run has a [`RatingBand`] (within it, not capped).
+    pub rating: Option<Rating>,
 }
 
 /// A random complete valid grid.
@@ -149,11 +195,57 @@ pub struct Shortfall {
     pub too_few_guesses: u32,
     /// Attempts needing more guesses than `max_guesses`.
     pub too_many_guesses: u32,
+    /// Attempts rated below the band.
+    pub too_easy: u32,
+    /// Attempts whose rating was capped: their path needed a step above the band (the
+    /// rater's cap) or one the ladder's engine lacks.
+    pub too_hard: u32,
     /// The fewest and most clues of any attempt.
     pub clues_seen: (usize, usize),
     /// The fewest and most guesses of any attempt within the clue range (`None`: no attempt
     /// got that far).
     pub guesses_seen: Option<(u64, u64)>,
+    /// The lowest and highest ER of the attempts rated in full (`None`: none was).
+    pub ratings_seen: Option<(Difficulty, Difficulty)>,
+}
+
+impl Shortfall {
+    /// Nothing rejected yet.
+    fn new(index: u64, cfg: GenerateConfig) -> Shortfall {
+        Shortfall {
+            index,
+            cfg,
+            too_many_clues: 0,
+            too_few_clues: 0,
+            too_few_guesses: 0,
+            too_many_guesses: 0,
+            too_easy: 0,
+            too_hard: 0,
+            clues_seen: (CELLS, 0),
+            guesses_seen: None,
+            ratings_seen: None,
+        }
+    }
+
+    /// The rating band's part of the message: how the rated attempts fell.
+    fn fmt_rating(&self, f: &mut std::fmt::Formatter<'_>, band: &RatingBand) -> std::fmt::Result {
+        write!(
+            f,
+            "--rating {band} on the {} ladder ({} attempts rated: {} below {}",
+            band.ladder,
+            self.too_easy + self.too_hard,
+            self.too_easy,
+            band.min
+        )?;
+        if let Some((low, high)) = self.ratings_seen {
+            write!(f, ", ER {low} to {high}")?;
+        }
+        write!(
+            f,
+            "; {} capped: a step above {} was needed, or one the engine lacks)",
+            self.too_hard, band.max
+        )
+    }
 }
 
 impl std::fmt::Display for Shortfall {
@@ -170,6 +262,7 @@ impl std::fmt::Display for Shortfall {
             self.too_few_clues,
             self.too_few_guesses,
             self.too_many_guesses,
+            self.too_easy + self.too_hard,
         ];
         let (fewest, most) = self.clues_seen;
         let (low_g, high_g) = self.guesses_seen.unwrap_or((0, 0));
@@ -189,6 +282,13 @@ impl std::fmt::Display for Shortfall {
                 "--min-guesses {} (the most any attempt needed was {high_g}; above ~30 is rare)",
                 c.min_guesses
             ),
+            Some(4) => match &c.rating {
+                Some(band) => {
+                    self.fmt_rating(f, band)?;
+                    return write!(f, "; widen the band or raise --max-attempts");
+                }
+                None => unreachable!("only a band rates attempts"),
+            },
             _ => write!(
                 f,
                 "--max-guesses {} (the fewest any attempt needed was {low_g})",
@@ -201,73 +301,148 @@ impl std::fmt::Display for Shortfall {
 
 impl std::error::Error for Shortfall {}
 
-/// Puzzle `index` of the run configured by `cfg`, or why none was found within
-/// `cfg.max_attempts` attempts.
-pub fn generate(cfg: &GenerateConfig, index: u64) -> Result<Generated, Shortfall> {
-    generate_unless(cfg, index, &AtomicBool::new(false)).expect("never cancelled")
+/// Makes the puzzles of a run: its configuration and, with a [`RatingBand`], a rater whose
+/// scratch is reused from attempt to attempt. Keep one per worker thread; puzzle `index`
+/// is the same whatever generator (or thread) makes it.
+pub struct Generator {
+    cfg: GenerateConfig,
+    rater: Option<Rater>,
 }
 
-/// [`generate`], giving up (`None`) between attempts once `cancel` is set: when one puzzle of
-/// a parallel batch cannot be made, the others need not use up their budgets.
-pub fn generate_unless(
-    cfg: &GenerateConfig,
-    index: u64,
-    cancel: &AtomicBool,
-) -> Option<Result<Generated, Shortfall>> {
-    let mut rng = Rng::new(cfg.seed, index);
-    let (lo, hi) = (
-        cfg.min_clues.clamp(MIN_CLUES, MAX_CLUES),
-        cfg.max_clues.clamp(MIN_CLUES, MAX_CLUES),
-    );
-    let mut miss = Shortfall {
-        index,
-        cfg: *cfg,
-        too_many_clues: 0,
-        too_few_clues: 0,
-        too_few_guesses: 0,
-        too_many_guesses: 0,
-        clues_seen: (CELLS, 0),
-        guesses_seen: None,
-    };
-    for attempts in 1..=cfg.max_attempts {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
+impl Generator {
+    /// A generator for the run `cfg`.
+    pub fn new(cfg: GenerateConfig) -> Generator {
+        Generator {
+            cfg,
+            rater: cfg.rating.map(|band| Rater::new(band.rate_options())),
         }
-        let solution = random_solution(&mut rng);
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &GenerateConfig {
+        &self.cfg
+    }
+
+    /// Puzzle `index` of the run, or why none was found within `max_attempts` attempts.
+    // A Shortfall ends a run, at most once: its size (its counts and the configuration it
+    // names) costs nothing, and Generated, the Ok side, is larger still.
+    #[allow(clippy::result_large_err)]
+    pub fn generate(&mut self, index: u64) -> Result<Generated, Shortfall> {
+        self.generate_unless(index, &AtomicBool::new(false))
+            .expect("never cancelled")
+    }
+
+    /// [`Generator::generate`], giving up (`None`) between attempts once `cancel` is set:
+    /// when one puzzle of a parallel batch cannot be made, the others need not use up their
+    /// budgets.
+    pub fn generate_unless(
+        &mut self,
+        index: u64,
+        cancel: &AtomicBool,
+    ) -> Option<Result<Generated, Shortfall>> {
+        let mut rng = Rng::new(self.cfg.seed, index);
+        let mut miss = Shortfall::new(index, self.cfg);
+        for attempts in 1..=self.cfg.max_attempts {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            if let Some(g) = self.attempt(&mut rng, &mut miss) {
+                return Some(Ok(Generated { attempts, ..g }));
+            }
+        }
+        Some(Err(miss))
+    }
+
+    /// One attempt: a candidate from `rng`, kept when it meets every bound, else counted in
+    /// `miss` by the first bound it fails (clues, guesses, then the rating: the costly test
+    /// last).
+    fn attempt(&mut self, rng: &mut Rng, miss: &mut Shortfall) -> Option<Generated> {
+        let cfg = &self.cfg;
+        let (lo, hi) = (
+            cfg.min_clues.clamp(MIN_CLUES, MAX_CLUES),
+            cfg.max_clues.clamp(MIN_CLUES, MAX_CLUES),
+        );
+        let solution = random_solution(rng);
         let target = if cfg.minimal {
             0
         } else {
             lo + rng.below(hi.saturating_sub(lo) + 1)
         };
-        let puzzle = reduce(&solution, target, &mut rng);
+        let puzzle = reduce(&solution, target, rng);
         let clues = puzzle.clues();
         miss.clues_seen = (miss.clues_seen.0.min(clues), miss.clues_seen.1.max(clues));
         if clues > hi {
             miss.too_many_clues += 1;
-            continue;
+            return None;
         }
         if clues < lo {
             miss.too_few_clues += 1;
-            continue;
+            return None;
         }
         let guesses = solve(&puzzle, 1).guesses;
         let (low, high) = miss.guesses_seen.unwrap_or((guesses, guesses));
         miss.guesses_seen = Some((low.min(guesses), high.max(guesses)));
         if guesses < cfg.min_guesses {
             miss.too_few_guesses += 1;
-            continue;
+            return None;
         }
         if guesses > cfg.max_guesses {
             miss.too_many_guesses += 1;
-            continue;
+            return None;
         }
-        return Some(Ok(Generated {
+        let rating = match (&cfg.rating, &mut self.rater) {
+            (Some(band), Some(rater)) => Some(rate_in_band(band, rater, &puzzle, &solution, miss)?),
+            _ => None,
+        };
+        Some(Generated {
             puzzle,
             solution,
-            attempts,
-        }));
+            attempts: 0,
+            rating,
+        })
     }
-    Some(Err(miss))
+}
+
+/// `puzzle`'s rating when it lies in `band` (`None`: counted in `miss` as too easy, or too
+/// hard when capped).
+fn rate_in_band(
+    band: &RatingBand,
+    rater: &mut Rater,
+    puzzle: &Grid,
+    solution: &Grid,
+    miss: &mut Shortfall,
+) -> Option<Rating> {
+    let rating = rater.rate(puzzle, solution);
+    if rating.capped || rating.er > band.max {
+        miss.too_hard += 1;
+        return None;
+    }
+    let (low, high) = miss.ratings_seen.unwrap_or((rating.er, rating.er));
+    miss.ratings_seen = Some((low.min(rating.er), high.max(rating.er)));
+    if rating.er < band.min {
+        miss.too_easy += 1;
+        return None;
+    }
+    debug_assert!(band.contains(&rating));
+    Some(rating)
+}
+
+/// Puzzle `index` of the run configured by `cfg`, or why none was found within
+/// `cfg.max_attempts` attempts (a [`Generator`] made for the one puzzle; keep one
+/// [`Generator`] to make many with a rating band).
+#[allow(clippy::result_large_err)] // as Generator::generate
+pub fn generate(cfg: &GenerateConfig, index: u64) -> Result<Generated, Shortfall> {
+    Generator::new(*cfg).generate(index)
+}
+
+/// [`generate`], giving up (`None`) between attempts once `cancel` is set (see
+/// [`Generator::generate_unless`]).
+pub fn generate_unless(
+    cfg: &GenerateConfig,
+    index: u64,
+    cancel: &AtomicBool,
+) -> Option<Result<Generated, Shortfall>> {
+    Generator::new(*cfg).generate_unless(index, cancel)
 }
 
 #[cfg(test)]
@@ -363,5 +538,80 @@ mod tests {
         assert_eq!(miss.too_few_guesses, 20);
         assert!(miss.to_string().contains("--min-guesses 100000"), "{miss}");
         assert_eq!(miss.to_string(), generate(&cfg, 3).unwrap_err().to_string());
+    }
+
+    fn band(min: u8, max: u8, ladder: Ladder) -> RatingBand {
+        RatingBand {
+            min: Difficulty(min),
+            max: Difficulty(max),
+            ladder,
+        }
+    }
+
+    /// Kept puzzles lie in the band, and their rating is the one a rater without a cap gives.
+    #[test]
+    fn a_rating_band_keeps_puzzles_rated_within_it() {
+        for (ladder, min, max) in [(Ladder::Se, 30, 45), (Ladder::Sukaku, 40, 43)] {
+            let cfg = GenerateConfig {
+                seed: 4,
+                rating: Some(band(min, max, ladder)),
+                ..GenerateConfig::default()
+            };
+            let mut generator = Generator::new(cfg);
+            let mut uncapped = Rater::new(RateOptions {
+                ladder,
+                max_rating: None,
+            });
+            for i in 0..6 {
+                let g = generator.generate(i).unwrap();
+                let rating = g.rating.expect("rated");
+                assert!(cfg.rating.unwrap().contains(&rating), "{rating:?}");
+                assert_eq!(uncapped.rate(&g.puzzle, &g.solution), rating);
+                assert_eq!(generate(&cfg, i).unwrap(), g, "same with a fresh generator");
+            }
+        }
+    }
+
+    /// A band changes which attempt is kept, never the attempts: the puzzle a band keeps is
+    /// the one the same seed gives without a band at that attempt.
+    #[test]
+    fn a_band_keeps_one_of_the_unbanded_attempts() {
+        let plain = GenerateConfig {
+            seed: 9,
+            ..GenerateConfig::default()
+        };
+        let banded = GenerateConfig {
+            rating: Some(band(26, 40, Ladder::Se)),
+            ..plain
+        };
+        let g = generate(&banded, 2).unwrap();
+        let mut rng = Rng::new(plain.seed, 2);
+        let mut generator = Generator::new(plain);
+        let mut miss = Shortfall::new(2, plain);
+        let nth = (0..g.attempts)
+            .map(|_| generator.attempt(&mut rng, &mut miss).unwrap())
+            .last()
+            .unwrap();
+        assert_eq!((nth.puzzle, nth.solution), (g.puzzle, g.solution));
+        assert_eq!(generate(&plain, 2).unwrap().rating, None);
+    }
+
+    #[test]
+    fn an_unmet_band_is_named_with_what_was_rated() {
+        let cfg = GenerateConfig {
+            max_attempts: 15,
+            rating: Some(band(115, 120, Ladder::Se)),
+            ..GenerateConfig::default()
+        };
+        let miss = generate(&cfg, 0).unwrap_err();
+        assert_eq!(miss.too_easy + miss.too_hard, 15);
+        let (low, high) = miss.ratings_seen.expect("some rated in full");
+        assert!(low <= high && high < Difficulty(115));
+        let text = miss.to_string();
+        assert!(
+            text.contains("--rating 11.5..12.0 on the se ladder (15 attempts rated")
+                && text.ends_with("widen the band or raise --max-attempts"),
+            "{text}"
+        );
     }
 }

@@ -788,6 +788,238 @@ fn generate_defaults_give_typical_puzzles_never_full_grids() {
         .stderr(predicate::str::contains("full grid"));
 }
 
+/// `generate` with `args` on `threads` threads: exit code, stdout, stderr.
+fn generate_with(args: &[&str], threads: &str) -> (Option<i32>, String, String) {
+    let out = bin()
+        .args(["generate", "-j", threads])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+/// Every puzzle `generate --rating` keeps, rated again by `rate` (uncapped, same ladder), has
+/// the ER/EP/ED generate wrote, within the band; lines and `--with-solutions` CSV.
+#[test]
+fn generate_rating_keeps_puzzles_rate_puts_in_the_band() {
+    for (band, ladder, extra, count) in [
+        ("3.0..4.5", "se", &[][..], 10),
+        ("6.0..7.5", "se", &["--minimal"][..], 3),
+        ("4.0..4.4", "sukaku", &["--with-solutions"][..], 6),
+    ] {
+        let (lo, hi): (f64, f64) = {
+            let (a, b) = band.split_once("..").unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        };
+        let count_text = count.to_string();
+        let mut args = vec!["-q", "-n", &count_text, "--seed", "1", "--rating", band];
+        args.extend(["--ladder", ladder]);
+        args.extend(extra);
+        let (code, text, stderr) = generate_with(&args, "2");
+        assert_eq!(code, Some(0), "{band}: {stderr}");
+        let csv = extra.contains(&"--with-solutions");
+        // What generate wrote for each puzzle: its ER/EP/ED.
+        let written: Vec<(String, String)> = if csv {
+            let mut lines = text.lines();
+            assert_eq!(lines.next(), Some("puzzle,solution,er,ep,ed"));
+            lines
+                .map(|l| {
+                    let f: Vec<&str> = l.split(',').collect();
+                    assert_eq!(f.len(), 5, "{l}");
+                    (f[0].to_string(), f[2..].join("/"))
+                })
+                .collect()
+        } else {
+            text.lines()
+                .map(|l| {
+                    let (p, r) = l.split_once(' ').expect("puzzle ER/EP/ED");
+                    (p.to_string(), r.to_string())
+                })
+                .collect()
+        };
+        assert_eq!(written.len(), count, "{band}");
+        // rate reads generate's output as it is (the lines' first field, the CSV's puzzle
+        // column), with no cap.
+        let rated = bin()
+            .args(["rate", "-q", "--format", "csv", "--ladder", ladder])
+            .write_stdin(text.clone())
+            .output()
+            .unwrap();
+        assert_eq!(rated.status.code(), Some(0), "{band}");
+        let rated = String::from_utf8(rated.stdout).unwrap();
+        let mut rows = rated.lines();
+        assert_eq!(
+            rows.next(),
+            Some("line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error")
+        );
+        let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
+        assert_eq!(rows.len(), count);
+        for ((puzzle, rating), row) in written.iter().zip(&rows) {
+            assert_eq!(
+                (row[2], row[3], row[9]),
+                (puzzle.as_str(), "rated", "false")
+            );
+            assert_eq!(&row[4..7].join("/"), rating, "{puzzle}");
+            let er: f64 = row[4].parse().unwrap();
+            assert!((lo..=hi).contains(&er), "{band}: {puzzle} rated {er}");
+        }
+    }
+}
+
+#[test]
+fn generate_rating_is_the_same_whatever_the_threads() {
+    for extra in [&[][..], &["--with-solutions", "--minimal"][..]] {
+        let mut args = vec!["-q", "-n", "24", "--seed", "5", "--rating", "3.4..5.0"];
+        args.extend(extra);
+        let one = generate_with(&args, "1");
+        let two = generate_with(&args, "2");
+        assert_eq!(one.0, Some(0), "{}", one.2);
+        assert_eq!(one, two, "{extra:?}");
+        let lines = one.1.lines().count();
+        assert_eq!(lines, 24 + usize::from(!extra.is_empty()));
+    }
+}
+
+/// A band too rare for the attempt budget ends the run with exit code 2, saying how many
+/// puzzles were found of how many, after how many attempts, and to widen the band; the
+/// puzzles found before the miss are written (the same whatever the threads), an -o file
+/// is not.
+#[test]
+fn generate_rating_too_rare_ends_saying_what_was_found() {
+    let never = std::env::temp_dir().join("sudoku-batch-rare-band-never-written.txt");
+    let out = bin()
+        .args([
+            "generate",
+            "-q",
+            "-n",
+            "20",
+            "--seed",
+            "1",
+            "--max-attempts",
+            "40",
+        ])
+        .args(["--rating", "11.5..12.0", "-o"])
+        .arg(&never)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for part in [
+        "generate: 0 of 20 puzzles found after 40 attempts",
+        "puzzle 1: no puzzle met the bounds in 40 attempts",
+        "--rating 11.5..12.0 on the se ladder (40 attempts rated",
+        "widen the band or raise --max-attempts",
+    ] {
+        assert!(stderr.contains(part), "{part:?} not in {stderr}");
+    }
+    assert!(!never.exists());
+
+    // Some found, then one puzzle misses: the ones before it are on stdout, as many as the
+    // message says, and all of it is the same with 1 and 2 threads.
+    let args = [
+        "-q",
+        "-n",
+        "200",
+        "--seed",
+        "2",
+        "--max-attempts",
+        "150",
+        "--rating",
+        "3.0..4.0",
+    ];
+    let one = generate_with(&args, "1");
+    assert_eq!(one, generate_with(&args, "2"));
+    let (code, text, stderr) = one;
+    assert_eq!(code, Some(2));
+    let found = text.lines().count();
+    assert!(found > 0 && found < 200, "{found}");
+    let attempts = stderr
+        .strip_prefix(&format!(
+            "sudoku-batch: generate: {found} of 200 puzzles found after "
+        ))
+        .and_then(|rest| rest.split_once(" attempts;"))
+        .map(|(n, _)| n.parse::<u64>().unwrap())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(attempts >= found as u64 + 150, "{stderr}");
+    assert!(
+        stderr.contains(&format!("puzzle {}: ", found + 1)),
+        "{stderr}"
+    );
+}
+
+/// Without --rating, generate writes what it always wrote: the shipped datasets' first
+/// puzzles from their documented commands (datasets/README.md), bare lines and the
+/// `puzzle,solution` CSV, whatever the threads.
+#[test]
+fn generate_without_rating_is_unchanged() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = |name: &str, lines: usize| -> String {
+        let text = std::fs::read_to_string(root.join("datasets").join(name)).unwrap();
+        text.lines().take(lines).map(|l| format!("{l}\n")).collect()
+    };
+    for threads in ["1", "2"] {
+        let args = [
+            "-q",
+            "-n",
+            "300",
+            "--seed",
+            "1",
+            "--clues",
+            "30..36",
+            "--with-solutions",
+        ];
+        let (code, text, _) = generate_with(&args, threads);
+        assert_eq!(code, Some(0));
+        assert_eq!(text, shipped("generated-easy-10k.csv", 301));
+        let args = [
+            "-q",
+            "-n",
+            "40",
+            "--seed",
+            "2",
+            "--minimal",
+            "--min-guesses",
+            "5",
+        ];
+        let (code, text, _) = generate_with(&args, threads);
+        assert_eq!(code, Some(0));
+        assert_eq!(text, shipped("generated-hard-1k.txt", 40));
+    }
+}
+
+#[test]
+fn generate_rating_refuses_bad_bands_and_a_ladder_alone() {
+    for (args, message) in [
+        (&["--rating", "7..6"][..], "7.0 is above 6.0"),
+        (&["--rating", "abc"][..], "expected a band A..B"),
+        (&["--rating", "-1..3"][..], "negative"),
+        (&["--rating=-1..3"][..], "negative"),
+        (&["--rating", "2..x"][..], "\"x\" is not a rating"),
+        (&["--rating", "6.25..7"][..], "is not a rating"),
+        (&["--rating", "6..30"][..], "is not a rating"),
+        (&["--ladder", "sukaku"][..], "--rating <A..B>"),
+        (
+            &["--rating", "6..7", "--ladder", "hodoku"][..],
+            "possible values: se, sukaku",
+        ),
+    ] {
+        bin()
+            .arg("generate")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    let help = stdout_of(&["generate", "--help"]);
+    assert!(
+        help.contains("--rating <A..B>") && help.contains("--ladder"),
+        "{help}"
+    );
+    let man = stdout_of(&["man", "generate"]);
+    assert!(man.contains("rating"), "{man}");
+}
+
 #[test]
 fn shuffle_keeps_solution_counts_and_is_reproducible() {
     let input = fixture("kaggle3m.csv");

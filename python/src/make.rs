@@ -49,6 +49,7 @@ pub fn generate<'py>(
         min_guesses,
         max_guesses,
         max_attempts: max_attempts.max(1),
+        rating: None,
     };
     let threads = thread_count(threads)?;
     let mut puzzles = zeroed::<u8>(n * CELLS);

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
+use sudoku_batch::rate::Ladder;
 use sudoku_batch::solver::Algorithm;
 
 use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
@@ -112,6 +113,15 @@ pub fn choices<T: Clone + Send + Sync + 'static>(
             .expect("clap accepted only listed values");
         value.clone()
     })
+}
+
+/// The technique ladders of `rate` and `generate --rating`, by name.
+pub fn ladders() -> impl clap::builder::TypedValueParser<Value = Ladder> {
+    choices(&[
+        ("se", &[], Ladder::Se),
+        ("sukaku", &[], Ladder::Sukaku),
+        ("sukaku-default", &[], Ladder::SukakuDefault),
+    ])
 }
 
 pub fn output_formats() -> impl clap::builder::TypedValueParser<Value = OutputFormat> {

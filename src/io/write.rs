@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::grid::{Grid, CELLS};
+use crate::rate::Difficulty;
 
 /// Output formats: `Line` is each command's own line format (a solution, a form, or a text
 /// report).
@@ -61,6 +62,20 @@ pub fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::R
     Ok(())
 }
 
+/// `d` as SE prints it (`6.6`, `11.0`) into `out`; returns the length (3 or 4).
+fn write_difficulty(out: &mut [u8], d: Difficulty) -> usize {
+    let (whole, tenth) = (d.0 / 10, d.0 % 10);
+    let mut len = 0;
+    if whole >= 10 {
+        out[len] = b'0' + whole / 10;
+        len += 1;
+    }
+    out[len] = b'0' + whole % 10;
+    out[len + 1] = b'.';
+    out[len + 2] = b'0' + tenth;
+    len + 3
+}
+
 /// Write a CSV field, quoted when it holds a delimiter, quote or line break.
 pub fn write_csv_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
     if !field
@@ -81,12 +96,18 @@ pub fn write_csv_field(out: &mut impl Write, field: &[u8]) -> io::Result<()> {
 
 /// Writes puzzles one per line, `.` for empty cells, or `puzzle,solution` lines under a
 /// `puzzle,solution` header (the format `generate` and `shuffle` write and every reader
-/// reads back).
+/// reads back). With ratings (`generate --rating`), each line ends with the puzzle's ER/EP/ED:
+/// `puzzle 6.6/1.2/1.2` (still a line every reader takes: its first 81-cell field is the
+/// puzzle, and there is no second one), or `er,ep,ed` columns after the solution.
 pub struct PuzzleLines<W: Write> {
     out: W,
     with_solutions: bool,
+    ratings: bool,
     header: bool,
 }
+
+/// The longest line: puzzle, solution and three ratings of up to 4 characters, separated.
+const LONGEST_LINE: usize = 2 * CELLS + 3 * 5 + 2;
 
 impl<W: Write> PuzzleLines<W> {
     /// Lines into `out`; `with_solutions` adds the solution column and the header.
@@ -94,21 +115,64 @@ impl<W: Write> PuzzleLines<W> {
         PuzzleLines {
             out,
             with_solutions,
+            ratings: false,
             header: with_solutions,
         }
+    }
+
+    /// Every line also holds its puzzle's ER/EP/ED (written by [`PuzzleLines::write_rated`]).
+    pub fn with_ratings(mut self) -> PuzzleLines<W> {
+        self.ratings = true;
+        self
     }
 
     /// The header line, if there is one and it was not written yet.
     pub fn start(&mut self) -> io::Result<()> {
         if std::mem::take(&mut self.header) {
-            self.out.write_all(b"puzzle,solution\n")?;
+            self.out.write_all(b"puzzle,solution")?;
+            if self.ratings {
+                self.out.write_all(b",er,ep,ed")?;
+            }
+            self.out.write_all(b"\n")?;
         }
         Ok(())
     }
 
     /// One puzzle (and its solution column, empty for `None`, when solutions are written).
     pub fn write(&mut self, puzzle: &Grid, solution: Option<&Grid>) -> io::Result<()> {
-        let mut line = [0u8; 2 * CELLS + 2];
+        let mut line = [0u8; LONGEST_LINE];
+        let len = self.puzzle_fields(&mut line, puzzle, solution);
+        line[len] = b'\n';
+        self.out.write_all(&line[..=len])
+    }
+
+    /// One puzzle with its rating `[er, ep, ed]`: ` ER/EP/ED` after the puzzle, or `,er,ep,ed`
+    /// after the solution column.
+    pub fn write_rated(
+        &mut self,
+        puzzle: &Grid,
+        solution: Option<&Grid>,
+        rating: [Difficulty; 3],
+    ) -> io::Result<()> {
+        let mut line = [0u8; LONGEST_LINE];
+        let mut len = self.puzzle_fields(&mut line, puzzle, solution);
+        let (first, then) = if self.with_solutions {
+            (b',', b',')
+        } else {
+            (b' ', b'/')
+        };
+        for (i, d) in rating.into_iter().enumerate() {
+            line[len] = if i == 0 { first } else { then };
+            len += 1;
+            len += write_difficulty(&mut line[len..], d);
+        }
+        line[len] = b'\n';
+        self.out.write_all(&line[..=len])
+    }
+
+    /// The puzzle, and the solution column when solutions are written, into `line`; returns
+    /// the length written.
+    fn puzzle_fields(&self, line: &mut [u8], puzzle: &Grid, solution: Option<&Grid>) -> usize {
         puzzle.write_line(b'.', (&mut line[..CELLS]).try_into().expect("81 cells"));
         let mut len = CELLS;
         if self.with_solutions {
@@ -119,8 +183,7 @@ impl<W: Write> PuzzleLines<W> {
                 len += CELLS;
             }
         }
-        line[len] = b'\n';
-        self.out.write_all(&line[..=len])
+        len
     }
 
     /// A line of text in place of a puzzle (a status word such as `malformed`).
@@ -137,5 +200,50 @@ impl<W: Write> PuzzleLines<W> {
     /// The output, to flush and close.
     pub fn into_inner(self) -> W {
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn lines(with_solutions: bool, ratings: bool, rating: [Difficulty; 3]) -> String {
+        let grid = Grid::from_line(PUZZLE).unwrap();
+        let mut out = PuzzleLines::new(Vec::new(), with_solutions);
+        if ratings {
+            out = out.with_ratings();
+        }
+        out.start().unwrap();
+        if ratings {
+            out.write_rated(&grid, Some(&grid), rating).unwrap();
+        } else {
+            out.write(&grid, Some(&grid)).unwrap();
+        }
+        String::from_utf8(out.into_inner()).unwrap()
+    }
+
+    #[test]
+    fn ratings_follow_the_puzzle_or_the_solution_column() {
+        let r = [Difficulty(66), Difficulty(12), Difficulty(255)];
+        assert_eq!(lines(false, true, r), format!("{PUZZLE} 6.6/1.2/25.5\n"));
+        assert_eq!(
+            lines(true, true, r),
+            format!(
+                "puzzle,solution,er,ep,ed\n{PUZZLE},{},6.6,1.2,25.5\n",
+                PUZZLE.replace('.', "0")
+            )
+        );
+        assert_eq!(lines(false, false, r), format!("{PUZZLE}\n"));
+        assert_eq!(
+            lines(true, false, r),
+            format!("puzzle,solution\n{PUZZLE},{}\n", PUZZLE.replace('.', "0"))
+        );
+        assert_eq!(
+            lines(false, true, [Difficulty(0); 3]),
+            format!("{PUZZLE} 0.0/0.0/0.0\n")
+        );
     }
 }

@@ -9,14 +9,16 @@ use anyhow::{bail, Context};
 use rayon::prelude::*;
 
 use sudoku_batch::generate::{
-    generate_unless, GenerateConfig, Generated, Shortfall, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
+    GenerateConfig, Generated, Generator, RatingBand, Shortfall, DEFAULT_CLUES, MAX_CLUES,
+    MIN_CLUES,
 };
 use sudoku_batch::io::write::PuzzleLines;
 use sudoku_batch::pipeline::thread_pool;
+use sudoku_batch::rate::{Difficulty, Ladder};
 
 use clap::Args;
 
-use crate::cli::RunArgs;
+use crate::cli::{ladders, RunArgs};
 use crate::output::Output;
 use crate::progress::Bar;
 
@@ -28,12 +30,25 @@ Practical bounds: clue removal ends at 22-27 clues; 21 clues take ~400 attempts 
 ~4,000, fewer practically never (--clues 17..19 cannot be met). 55% of puzzles need no
 guess; 32+ guesses come ~1 attempt in 1,000 (guesses are counted by the jcz solver, which
 generate always uses, whatever the default solver). Each puzzle gets --max-attempts tries
-(0.25-0.75 ms each); then the run stops with exit code 2 and names the bound not met.
+(0.25-0.75 ms each); then the run stops with exit code 2, says how many puzzles were found
+of how many asked for after how many attempts, and names the bound not met (the puzzles
+found are on stdout; an -o file is not written).
+
+Rating (--rating A..B): a puzzle within the other bounds is rated as `rate --ladder L
+--max-rating B` rates it (the cap spares candidates above B a full rating) and kept when
+its ER is within A..B and its path was not capped. Lines become `puzzle ER/EP/ED`;
+--with-solutions adds er,ep,ed columns. ERs come in two humps (se ladder): at the default
+clues 63% rate 1.2-1.5, 18% 1.7-2.8, 6% 3.0-6.4, 12% 6.5-7.5 (chains), 1% more; minimal
+puzzles 23%, 32%, 11%, 30% and 4%. The engine rates no path past dynamic forcing chains (se:
+9.0 (+) and nested chains are capped; sukaku ladders: chains, 6.5 up), so a band above what
+the ladder reaches ends as above, with the ERs it saw.
 
 Examples:
   sudoku-batch generate --count 100000 --seed 1 > puzzles.txt
   sudoku-batch generate --count 1000 --minimal --min-guesses 3 -o hard.txt
-  sudoku-batch generate --count 10000 --clues 30..36 --with-solutions -o easy.csv";
+  sudoku-batch generate --count 10000 --clues 30..36 --with-solutions -o easy.csv
+  sudoku-batch generate --count 100 --rating 6.0..7.5 -o chains.txt
+  sudoku-batch generate --count 100 --rating 4.0..4.4 --ladder sukaku --with-solutions";
 
 /// `sudoku-batch generate`.
 #[derive(Debug, Args)]
@@ -67,6 +82,18 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub with_solutions: bool,
 
+    /// Keep only puzzles whose ER (Sudoku Explainer's rating, as `rate` computes it) is
+    /// within A..B, both included (e.g. 6.0..7.5); B also caps each rating's cost. Adds
+    /// ER/EP/ED to the output.
+    #[arg(long, value_name = "A..B", value_parser = parse_band, allow_hyphen_values = true)]
+    pub rating: Option<(Difficulty, Difficulty)>,
+
+    /// The technique ladder --rating rates with, as `rate --ladder`: se (Sudoku Explainer
+    /// 1.2.1.3), sukaku or sukaku-default.
+    #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders(),
+          requires = "rating")]
+    pub ladder: Ladder,
+
     /// Attempts per puzzle before giving up (exit 2, naming the bound that was not met).
     #[arg(long, value_name = "N", default_value_t = 10_000,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -90,6 +117,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         min_guesses: args.min_guesses.unwrap_or(0),
         max_guesses: args.max_guesses.unwrap_or(u64::MAX),
         max_attempts: args.max_attempts,
+        rating: args.rating.map(|(min, max)| RatingBand {
+            min,
+            max,
+            ladder: args.ladder,
+        }),
     };
     if cfg.min_guesses > cfg.max_guesses {
         bail!("--min-guesses is above --max-guesses");
@@ -109,7 +141,14 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     bar.finish();
     let attempts = match written {
         Ok(attempts) => attempts,
-        Err(Stop::Shortfall(miss)) => bail!("generate: {miss}"),
+        Err(Stop::Shortfall {
+            miss,
+            found,
+            attempts,
+        }) => bail!(
+            "generate: {found} of {} puzzles found after {attempts} attempts; {miss}",
+            args.count
+        ),
         Err(Stop::Write(e)) => {
             return Err(anyhow::Error::new(e).context(format!("{}: cannot write", output.label())))
         }
@@ -118,8 +157,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
     output.commit()?;
     if !args.run.quiet {
         let secs = start.elapsed().as_secs_f64();
+        let band = cfg.rating.map_or(String::new(), |band| {
+            format!(", ER {band} on the {} ladder", band.ladder)
+        });
         eprintln!(
-            "sudoku-batch: generated {} puzzles in {secs:.2} s ({:.0}/s, {:.2} attempts per puzzle, seed {})",
+            "sudoku-batch: generated {} puzzles in {secs:.2} s ({:.0}/s, {:.2} attempts per puzzle, seed {}{band})",
             args.count,
             args.count as f64 / secs.max(1e-9),
             attempts as f64 / args.count.max(1) as f64,
@@ -131,8 +173,13 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
 
 /// Why [`write_puzzles`] stopped early.
 enum Stop {
-    /// A puzzle could not meet the bounds within its attempt budget.
-    Shortfall(Shortfall),
+    /// Puzzle `found` (0-based) could not meet the bounds within its attempt budget; the
+    /// `found` before it were written, and `attempts` were made in all (its own included).
+    Shortfall {
+        miss: Box<Shortfall>,
+        found: u64,
+        attempts: u64,
+    },
     /// The output could not be written.
     Write(std::io::Error),
 }
@@ -143,8 +190,12 @@ impl From<std::io::Error> for Stop {
     }
 }
 
+/// Puzzles per batch: each batch is made in parallel, then written in order.
+const BATCH: u64 = 1024;
+
 /// Generate `args.count` puzzles in batches on `pool` and write them in order, one line each
-/// (`puzzle,solution` with a header when asked). Returns the attempts made.
+/// (`puzzle,solution` with a header when asked; with the rating when there is a band).
+/// Returns the attempts made. When a puzzle cannot be made, the ones before it are written.
 fn write_puzzles(
     out: &mut impl Write,
     pool: &rayon::ThreadPool,
@@ -153,42 +204,97 @@ fn write_puzzles(
     bar: &Bar,
 ) -> Result<u64, Stop> {
     let mut out = PuzzleLines::new(out, args.with_solutions);
+    if cfg.rating.is_some() {
+        out = out.with_ratings();
+    }
     out.start()?;
-    let mut batch: Vec<Option<Result<Generated, Shortfall>>> = Vec::new();
-    let cancel = AtomicBool::new(false);
+    let mut made = Vec::new();
     let mut attempts = 0u64;
-    for first in (0..args.count).step_by(1024) {
-        let last = (first + 1024).min(args.count);
-        pool.install(|| {
-            (first as usize..last as usize)
-                .into_par_iter()
-                .map(|i| {
-                    let g = generate_unless(cfg, i as u64, &cancel);
-                    if let Some(Err(_)) = g {
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                    bar.add(1);
-                    g
-                })
-                .collect_into_vec(&mut batch)
-        });
-        if cancel.load(Ordering::Relaxed) {
-            // Report the first puzzle (in order) that used up its budget; the cancelled
-            // ones (`None`) stopped because of it.
-            let miss = batch
-                .drain(..)
-                .find_map(|g| g?.err())
-                .expect("set by a miss");
-            return Err(Stop::Shortfall(miss));
-        }
-        for g in batch.drain(..) {
-            let g = g.expect("not cancelled").expect("no miss in this batch");
+    for first in (0..args.count).step_by(BATCH as usize) {
+        let last = (first + BATCH).min(args.count);
+        let miss = make_batch(pool, cfg, first..last, bar, &mut made);
+        for g in made.drain(..) {
             attempts += u64::from(g.attempts);
-            out.write(&g.puzzle, Some(&g.solution))?;
+            match g.rating {
+                Some(r) => out.write_rated(&g.puzzle, Some(&g.solution), [r.er, r.ep, r.ed])?,
+                None => out.write(&g.puzzle, Some(&g.solution))?,
+            }
+        }
+        if let Some(miss) = miss {
+            out.flush()?;
+            return Err(Stop::Shortfall {
+                found: miss.index,
+                attempts: attempts + u64::from(cfg.max_attempts),
+                miss,
+            });
         }
     }
     out.flush()?;
     Ok(attempts)
+}
+
+/// Puzzles `range` into `made`, in order, on `pool`; or the ones before the first puzzle
+/// that could not be made, and why it could not.
+///
+/// The first miss sets a flag that stops the others between attempts. A puzzle before it
+/// may have been stopped so, and might have missed too: those are made again (with a fresh
+/// flag), until every puzzle before the first miss is known. So the puzzles written and the
+/// miss reported are the same whatever the threads; the cost is the attempts the stop cut
+/// short, made again.
+fn make_batch(
+    pool: &rayon::ThreadPool,
+    cfg: &GenerateConfig,
+    range: std::ops::Range<u64>,
+    bar: &Bar,
+    made: &mut Vec<Generated>,
+) -> Option<Box<Shortfall>> {
+    let run = |indices: &[u64]| -> Vec<Option<Result<Generated, Shortfall>>> {
+        let cancel = AtomicBool::new(false);
+        pool.install(|| {
+            indices
+                .par_iter()
+                .map_init(
+                    || Generator::new(*cfg),
+                    |generator, &i| {
+                        let g = generator.generate_unless(i, &cancel);
+                        match g {
+                            Some(Err(_)) => cancel.store(true, Ordering::Relaxed),
+                            Some(Ok(_)) => bar.add(1),
+                            None => {}
+                        }
+                        g
+                    },
+                )
+                .collect()
+        })
+    };
+    let all: Vec<u64> = range.clone().collect();
+    let mut results = run(&all);
+    loop {
+        let end = results
+            .iter()
+            .position(|r| matches!(r, Some(Err(_))))
+            .unwrap_or(results.len());
+        let unknown: Vec<u64> = (0..end)
+            .filter(|&k| results[k].is_none())
+            .map(|k| range.start + k as u64)
+            .collect();
+        if unknown.is_empty() {
+            let mut results = results.into_iter().take(end + 1);
+            made.extend(
+                results
+                    .by_ref()
+                    .take(end)
+                    .map(|r| r.expect("known").expect("no miss before the first")),
+            );
+            return results
+                .next()
+                .map(|r| Box::new(r.expect("a miss").expect_err("a miss")));
+        }
+        for (i, r) in unknown.iter().zip(run(&unknown)) {
+            results[(i - range.start) as usize] = r;
+        }
+    }
 }
 
 /// `MIN..MAX`, `MIN..` or a single number.
@@ -217,4 +323,30 @@ fn parse_range(text: &str) -> anyhow::Result<(usize, usize)> {
         bail!("--clues {text:?}: wanted MIN..MAX within 17..80 (81 clues is a full grid, not a puzzle)");
     }
     Ok((lo, hi))
+}
+
+/// `A..B`: a closed band of ER ratings with one decimal, A at most B (e.g. `6.0..7.5`).
+fn parse_band(text: &str) -> Result<(Difficulty, Difficulty), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("{text:?}: expected a band A..B of ratings, e.g. 6.0..7.5"))?;
+    let rating = |s: &str| -> Result<Difficulty, String> {
+        let s = s.trim();
+        if s.starts_with('-') {
+            return Err(format!("{text:?}: {s} is negative, and ratings are not"));
+        }
+        s.parse().map_err(|_| {
+            format!("{text:?}: {s:?} is not a rating (one decimal at most, 0.0 to 25.5, e.g. 6.2)")
+        })
+    };
+    let (min, max) = (rating(a)?, rating(b.trim_start_matches('='))?);
+    if min > max {
+        return Err(format!(
+            "{text:?}: {min} is above {max}; write the band low..high"
+        ));
+    }
+    if max < Difficulty(10) {
+        return Err(format!("{text:?}: no puzzle rates below 1.0"));
+    }
+    Ok((min, max))
 }

@@ -16,7 +16,7 @@ use sudoku_batch::rating::{
     Raters,
 };
 
-use crate::cli::{choices, output_formats, parse_empty, RecordArgs};
+use crate::cli::{ladders, output_formats, parse_empty, RecordArgs};
 use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -114,14 +114,6 @@ pub struct RateArgs {
 
     #[command(flatten)]
     pub records: RecordArgs,
-}
-
-fn ladders() -> impl clap::builder::TypedValueParser<Value = Ladder> {
-    choices(&[
-        ("se", &[], Ladder::Se),
-        ("sukaku", &[], Ladder::Sukaku),
-        ("sukaku-default", &[], Ladder::SukakuDefault),
-    ])
 }
 
 fn parse_max_rating(s: &str) -> Result<Difficulty, String> {
