@@ -442,72 +442,96 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
     for text in &texts {
         ends.push(prove_branch(candidates, &houses, text, dynamic, clash_ok)?);
     }
+    if family == Family::Cycle {
+        check_cycle(step, technique, texts[0])?;
+        return Ok(Some(family));
+    }
+    let (c, on) = conclusion(family, candidates, &houses, &ends)
+        .map_err(|e| format!("{technique}: {e}: {texts:?}"))?;
+    if family == Family::Nishio {
+        let digit = (ends[0].0 .0).1;
+        for text in &texts {
+            for chain in parse_branch(text)? {
+                if chain.nodes.iter().any(|n| n.1 != digit) {
+                    return Err(format!("a Nishio chain off its digit: {text}"));
+                }
+            }
+        }
+    }
+    concludes(step, candidates, c, on)?;
+    Ok(Some(family))
+}
+
+/// A cycle closes on its first node in its state, and each elimination sees an "on" and an
+/// "off" node of its digit (or lies in a cell holding both).
+fn check_cycle(step: &Value, technique: &str, text: &str) -> Result<(), String> {
+    let chain = parse_chain(text)?;
+    let (last, state) = chain.last();
+    if last != chain.nodes[0] || state != chain.state(0) {
+        return Err(format!("the cycle does not close: {text}"));
+    }
+    let (placements, eliminations) = effects(step);
+    if !placements.is_empty() || eliminations.is_empty() {
+        return Err(format!("a cycle places or eliminates nothing: {step}"));
+    }
+    let loop_nodes: Vec<Potential> = (0..chain.nodes.len() - 1)
+        .map(|i| (chain.nodes[i], chain.state(i)))
+        .collect();
+    for &(cell, d) in &eliminations {
+        let on_off = |on: bool| {
+            loop_nodes
+                .iter()
+                .any(|&((c, e), s)| s == on && e == d && sees(cell, c))
+        };
+        let in_cell = |on: bool| {
+            loop_nodes
+                .iter()
+                .any(|&((c, e), s)| s == on && c == cell && e != d)
+        };
+        let seen = on_off(true) && on_off(false);
+        let within = in_cell(true) && in_cell(false);
+        if !seen && !within {
+            let name = format!("r{}c{}<>{d}", cell / 9 + 1, cell % 9 + 1);
+            return Err(format!("{name} sees no pair of the cycle: {text}"));
+        }
+    }
+    let x_cycle = matches!(technique, "Bidirectional X-Cycle" | "Generalized X-Wing");
+    if x_cycle && chain.nodes.iter().any(|n| n.1 != chain.nodes[0].1) {
+        return Err(format!("an X-cycle of several digits: {text}"));
+    }
+    Ok(())
+}
+
+/// What forcing chains conclude, once their branches' assumptions are proved to cover every
+/// case (`ends`: each branch's assumption and conclusion).
+fn conclusion(
+    family: Family,
+    candidates: &[u16; 81],
+    houses: &[Vec<usize>],
+    ends: &[(Potential, Potential)],
+) -> Result<Potential, String> {
     let premises: Vec<Potential> = ends.iter().map(|e| e.0).collect();
     let conclusions: Vec<Potential> = ends.iter().map(|e| e.1).collect();
-    let one_conclusion = || {
+    let agreed = || {
         if conclusions.iter().all(|&c| c == conclusions[0]) {
             Ok(conclusions[0])
         } else {
-            Err(format!(
-                "{technique}: the branches conclude apart: {texts:?}"
-            ))
+            Err("the branches conclude apart".to_string())
         }
     };
     match family {
-        Family::Cycle => {
-            let chain = parse_chain(texts[0])?;
-            let (last, state) = chain.last();
-            if last != chain.nodes[0] || state != chain.state(0) {
-                return Err(format!("the cycle does not close: {}", texts[0]));
-            }
-            let (placements, eliminations) = effects(step);
-            if !placements.is_empty() || eliminations.is_empty() {
-                return Err(format!("a cycle places or eliminates nothing: {step}"));
-            }
-            let loop_nodes: Vec<Potential> = (0..chain.nodes.len() - 1)
-                .map(|i| (chain.nodes[i], chain.state(i)))
-                .collect();
-            for &(cell, d) in &eliminations {
-                let on_off = |on: bool| {
-                    loop_nodes
-                        .iter()
-                        .any(|&((c, e), s)| s == on && e == d && sees(cell, c))
-                };
-                let in_cell = |on: bool| {
-                    loop_nodes
-                        .iter()
-                        .any(|&((c, e), s)| s == on && c == cell && e != d)
-                };
-                let seen = on_off(true) && on_off(false);
-                let within = in_cell(true) && in_cell(false);
-                if !seen && !within {
-                    return Err(format!(
-                        "r{}c{}<>{d} sees no pair of the cycle: {}",
-                        cell / 9 + 1,
-                        cell % 9 + 1,
-                        texts[0]
-                    ));
-                }
-            }
-            let x_cycle = matches!(technique, "Bidirectional X-Cycle" | "Generalized X-Wing");
-            if x_cycle && chain.nodes.iter().any(|n| n.1 != chain.nodes[0].1) {
-                return Err(format!("an X-cycle of several digits: {}", texts[0]));
-            }
-        }
+        Family::Cycle => unreachable!("a cycle concludes nothing"),
         Family::Forcing => {
-            let (premise, conclusion) = ends[0];
-            if premise.0 != conclusion.0 || premise.1 == conclusion.1 {
-                return Err(format!(
-                    "a forcing chain not to its assumption's negation: {}",
-                    texts[0]
-                ));
+            let (premise, end) = ends[0];
+            if premise.0 != end.0 || premise.1 == end.1 {
+                return Err("a forcing chain not to its assumption's negation".into());
             }
-            concludes(step, candidates, conclusion.0, conclusion.1)?;
+            Ok(end)
         }
         Family::Nishio | Family::Contradiction => {
             let premise = premises[0];
             if premises.iter().any(|&p| p != premise) {
-                return Err(format!("{technique}: branches from several assumptions"));
+                return Err("branches from several assumptions".into());
             }
             let clash = match conclusions[..] {
                 [a] => a.0 == premise.0 && a.1 != premise.1,
@@ -515,27 +539,15 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
                 _ => false,
             };
             if !clash {
-                return Err(format!("{technique}: no clash: {texts:?}"));
+                return Err("no clash".into());
             }
-            if family == Family::Nishio {
-                let digit = (premise.0).1;
-                for text in &texts {
-                    for chain in parse_branch(text)? {
-                        if chain.nodes.iter().any(|n| n.1 != digit) {
-                            return Err(format!("a Nishio chain off its digit: {text}"));
-                        }
-                    }
-                }
-            }
-            concludes(step, candidates, premise.0, !premise.1)?;
+            Ok((premise.0, !premise.1))
         }
         Family::Double => {
-            let ok = matches!(premises[..], [a, b] if a.0 == b.0 && a.1 && !b.1);
-            if !ok {
-                return Err(format!("{technique}: not a digit on and off: {texts:?}"));
+            if !matches!(premises[..], [a, b] if a.0 == b.0 && a.1 && !b.1) {
+                return Err("not a digit on, then off".into());
             }
-            let (c, on) = one_conclusion()?;
-            concludes(step, candidates, c, on)?;
+            agreed()
         }
         Family::Cell { .. } => {
             let cell = (premises[0].0).0;
@@ -547,12 +559,9 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
             let mut got = premises.clone();
             got.sort_unstable();
             if got != want {
-                return Err(format!(
-                    "{technique}: not every candidate of a cell: {texts:?}"
-                ));
+                return Err("not every candidate of a cell".into());
             }
-            let (c, on) = one_conclusion()?;
-            concludes(step, candidates, c, on)?;
+            agreed()
         }
         Family::Region { .. } => {
             let digit = (premises[0].0).1;
@@ -569,13 +578,63 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
                 places == got
             });
             if !all_on || !covers {
-                return Err(format!(
-                    "{technique}: not every place of a digit in a house: {texts:?}"
-                ));
+                return Err("not every place of a digit in a house".into());
             }
-            let (c, on) = one_conclusion()?;
-            concludes(step, candidates, c, on)?;
+            agreed()
         }
     }
-    Ok(Some(family))
+}
+
+/// Broken copies of a chain step found on `candidates`, each of which the checker must
+/// refuse: every link of the first chain swapped (`-` and `=`), its last node moved to the
+/// next row, its bracketed chains dropped (when it has some), one elimination more.
+pub fn broken(step: &Value, candidates: &[u16; 81]) -> Vec<Value> {
+    let with_first = |text: String| {
+        let mut s = step.clone();
+        match &mut s["chain"] {
+            Value::Array(a) => a[0] = Value::String(text),
+            v => *v = Value::String(text),
+        }
+        s
+    };
+    let chain = match &step["chain"] {
+        Value::Array(a) => a[0].as_str().unwrap().to_string(),
+        v => v.as_str().unwrap().to_string(),
+    };
+    let (main, brackets) = chain.split_at(chain.find(" [").unwrap_or(chain.len()));
+    let b = main.as_bytes();
+    // A link between nodes follows a cell (`...c5-`); one inside a node follows a digit.
+    let swapped: String = main
+        .char_indices()
+        .map(|(i, c)| match c {
+            '-' if b[i - 2] == b'c' => '=',
+            '=' if b[i - 2] == b'c' => '-',
+            c => c,
+        })
+        .collect();
+    let mut out = vec![with_first(format!("{swapped}{brackets}"))];
+    let mut moved = main.as_bytes().to_vec();
+    let row = moved.len() - 3;
+    moved[row] = b'1' + (moved[row] - b'1' + 1) % 9;
+    out.push(with_first(format!(
+        "{}{brackets}",
+        String::from_utf8(moved).unwrap()
+    )));
+    if !brackets.is_empty() {
+        out.push(with_first(main.to_string()));
+    }
+    let listed = step["eliminations"].as_array().unwrap();
+    let extra = (0..81usize)
+        .flat_map(|c| (1..=9u8).map(move |d| (c, d)))
+        .filter(|&(c, d)| candidates[c] >> (d - 1) & 1 == 1)
+        .map(|(c, d)| format!("r{}c{}<>{d}", c / 9 + 1, c % 9 + 1))
+        .find(|e| !listed.iter().any(|x| x.as_str() == Some(e.as_str())))
+        .unwrap();
+    let mut more = step.clone();
+    more["eliminations"]
+        .as_array_mut()
+        .unwrap()
+        .push(Value::String(extra));
+    out.push(more);
+    out
 }
