@@ -1,12 +1,13 @@
 //! Rating allocates nothing per puzzle: a counting global allocator watches this thread while
-//! a rater, made once, rates puzzles of every kind (with and without steps).
+//! a rater, made once, rates puzzles of every kind (with and without steps; with steps, the
+//! chains of chain steps are written into text the rater reserved once).
 
 mod common;
 
 use common::counting::{allocations, Counting};
 
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::rate::{Ladder, RateOptions, Rater, Step};
+use sudoku_batch::rate::{Ladder, RateOptions, Rater, Step, StepChain};
 use sudoku_batch::solver::{solve_with_limit, Status};
 use sudoku_batch::Grid;
 
@@ -43,17 +44,26 @@ fn rating_allocates_nothing() {
             ladder,
             max_rating: None,
         });
-        let mut steps = 0u64;
+        let (mut steps, mut chain_bytes) = (0u64, 0usize);
         let n = allocations(|| {
             for (p, s) in &puzzles {
                 rater.rate(p, s);
                 rater.rate_with_steps(p, s, &mut |step: &Step<'_>| {
                     steps += step.eliminations.len() as u64 + 1;
+                    chain_bytes += match step.chain {
+                        StepChain::None => 0,
+                        StepChain::Single(text) => text.len(),
+                        StepChain::Branches(b) => b.iter().map(str::len).sum(),
+                    };
                 });
             }
         });
         assert_eq!(n, 0, "{ladder}: {n} allocations");
         assert!(steps > 0);
+        // Chains are on SE's ladder only; the datasets give it chain steps.
+        if ladder == Ladder::Se && puzzles.len() > 1 {
+            assert!(chain_bytes > 0, "no chain written");
+        }
     }
     assert!(allocations(|| drop(std::hint::black_box(vec![1u8; 10]))) > 0);
 }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 mod common;
-use common::{bin, datasets, fixture};
+use common::{bin, datasets, eureka, fixture};
 
 use serde_json::Value;
 use sudoku_batch::rate::{RateOptions, Rater};
@@ -341,9 +341,16 @@ fn candidate_of(text: &str, op: &str) -> (usize, u8) {
 }
 
 /// Replay one record's steps from its puzzle: every placement is the solution's digit, every
-/// elimination is not, every step changes the board, the rating is the hardest step, and an
-/// uncapped path ends in the solution. Returns the number of steps.
-fn replay(puzzle: &Grid, steps: &[&Value], rating: &Value) -> usize {
+/// elimination is not, every step changes the board, a chain step's chains hold on the board
+/// it was found on and prove what it does ([`eureka::check_step`]), the rating is the
+/// hardest step, and an uncapped path ends in the solution. Returns the number of steps;
+/// counts the chain steps by technique into `chains`.
+fn replay(
+    puzzle: &Grid,
+    steps: &[&Value],
+    rating: &Value,
+    chains: &mut BTreeMap<String, usize>,
+) -> usize {
     let solution = solve_with_limit(puzzle, 2).solution.unwrap();
     let at = |s: &Value| format!("{puzzle} step {}", s["step"]);
     let mut board = Board::new(puzzle);
@@ -357,6 +364,14 @@ fn replay(puzzle: &Grid, steps: &[&Value], rating: &Value) -> usize {
         }
         for digit in step["digits"].as_array().unwrap() {
             assert!((1..=9).contains(&digit.as_u64().unwrap()), "{}", at(step));
+        }
+        match eureka::check_step(&board.candidates, step) {
+            Ok(Some(_)) => {
+                let technique = step["technique"].as_str().unwrap().to_string();
+                *chains.entry(technique).or_default() += 1;
+            }
+            Ok(None) => {}
+            Err(e) => panic!("{}: {e}", at(step)),
         }
         let mut changed = false;
         for p in step["placements"].as_array().unwrap() {
@@ -428,13 +443,14 @@ fn steps_replay_soundly_into_the_solution() {
     let records = records_with_steps(&rows);
     assert_eq!(records.len(), input.lines().count());
     let (mut steps, mut uncapped) = (0, 0);
+    let mut chains = BTreeMap::new();
     for (record_steps, rating) in &records {
         if rating["status"] != "rated" {
             assert!(record_steps.is_empty());
             continue;
         }
         let puzzle = Grid::from_line(rating["puzzle"].as_str().unwrap()).unwrap();
-        steps += replay(&puzzle, record_steps, rating);
+        steps += replay(&puzzle, record_steps, rating, &mut chains);
         uncapped += usize::from(rating["capped"] == false);
     }
     assert!(
@@ -448,6 +464,118 @@ fn steps_replay_soundly_into_the_solution() {
         rating.as_object_mut().unwrap().remove("kind");
         assert_eq!(rating, plain);
     }
+}
+
+/// `--steps` on chain puzzles of the public datasets (a sample of magictour's top1465 and of
+/// the Sudoku Exchange diabolical bank): every step replays soundly, and every chain step's
+/// chains, parsed, hold link by link on the grid of that step and prove its placement or
+/// eliminations ([`eureka::check_step`]). Every family of chains is met.
+#[test]
+fn chain_steps_prove_what_they_do_on_datasets() {
+    let mut input = String::new();
+    for (name, every) in [
+        ("puzzles3_magictour_top1465", 5),
+        ("sudoku_exchange_diabolical.txt", 400),
+    ] {
+        let Some(path) = common::dataset(name) else {
+            return;
+        };
+        let text = std::fs::read_to_string(path).unwrap();
+        let puzzles = text.lines().filter_map(|l| {
+            let l = l.trim();
+            // A bank line is `hash puzzle rating`; magictour's, the puzzle alone.
+            let p = l.split_whitespace().find(|f| f.len() == 81)?;
+            (!l.starts_with('#')).then_some(p)
+        });
+        for p in puzzles.step_by(every) {
+            input.push_str(p);
+            input.push('\n');
+        }
+    }
+    let (out, code) = rate_stdin(&["--steps", "-q", "--threads", "2"], &input);
+    assert_eq!(code, Some(0));
+    let rows = json_lines(&out);
+    let records = records_with_steps(&rows);
+    assert_eq!(records.len(), input.lines().count());
+    let mut chains = BTreeMap::new();
+    for (record_steps, rating) in &records {
+        let puzzle = Grid::from_line(rating["puzzle"].as_str().unwrap()).unwrap();
+        replay(&puzzle, record_steps, rating, &mut chains);
+    }
+    let total: usize = chains.values().sum();
+    eprintln!("{total} chain steps checked: {chains:?}");
+    for technique in [
+        "Bidirectional Y-Cycle",
+        "Bidirectional Cycle",
+        "Bidirectional X-Cycle",
+        "Forcing X-Chain",
+        "Turbot Fish",
+        "Forcing Chain",
+        "Nishio Forcing Chains",
+        "Cell Forcing Chains",
+        "Region Forcing Chains",
+        "Dynamic Contradiction Forcing Chains",
+        "Dynamic Double Forcing Chains",
+        "Dynamic Cell Forcing Chains",
+        "Dynamic Region Forcing Chains",
+    ] {
+        let n = chains.get(technique).copied().unwrap_or(0);
+        assert!(n > 0, "no {technique} step checked: {chains:?}");
+    }
+    assert!(total > 1000, "{total} chain steps");
+}
+
+/// The chain checker refuses broken chains: on every chain step of one puzzle per hardest
+/// technique of `se-chains.txt`, the chains as written pass, and each of these fails: every
+/// link of the first chain flipped (`-` and `=` swapped), its last node moved to the next row,
+/// its bracketed chains dropped (when it has some), one elimination more.
+#[test]
+fn the_chain_checker_refuses_broken_chains() {
+    let text = std::fs::read_to_string(fixture("rate/se-chains.txt")).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut input = String::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if seen.insert(f[2]) {
+            input.push_str(f[0]);
+            input.push('\n');
+        }
+    }
+    let (out, _) = rate_stdin(&["--steps", "-q", "--threads", "2"], &input);
+    let rows = json_lines(&out);
+    let (mut checked, mut dropped) = (0, 0);
+    for (steps, rating) in records_with_steps(&rows) {
+        let puzzle = Grid::from_line(rating["puzzle"].as_str().unwrap()).unwrap();
+        let mut board = Board::new(&puzzle);
+        for step in steps {
+            let at = format!("{puzzle} step {}", step["step"]);
+            let family = eureka::check_step(&board.candidates, step);
+            if family.unwrap_or_else(|e| panic!("{at}: {e}")).is_some() {
+                let broken = eureka::broken(step, &board.candidates);
+                dropped += usize::from(broken.len() == 4);
+                for b in &broken {
+                    assert!(
+                        eureka::check_step(&board.candidates, b).is_err(),
+                        "{at}: a broken chain passes: {}",
+                        b["chain"]
+                    );
+                }
+                checked += 1;
+            }
+            for p in step["placements"].as_array().unwrap() {
+                let (cell, digit) = candidate_of(p.as_str().unwrap(), "=");
+                board.place(cell, digit);
+            }
+            for e in step["eliminations"].as_array().unwrap() {
+                let (cell, digit) = candidate_of(e.as_str().unwrap(), "<>");
+                board.eliminate(cell, digit);
+            }
+        }
+    }
+    assert!(
+        checked > 50 && dropped > 5,
+        "{checked} chain steps, {dropped} with brackets"
+    );
 }
 
 /// The same bytes with 1 and 2 threads, in every format, small batches (many in flight).

@@ -15,18 +15,24 @@
 //!
 //! With steps (`--steps`, jsonl), every object has a `kind`: each record's steps come first,
 //! one `"kind":"step"` object each — `file` (several inputs), `line`, `step` (1, 2, ...),
-//! `technique`, `difficulty`, `cells` (`"r1c2"`), `digits`, `placements` (`"r1c2=5"`) and
-//! `eliminations` (`"r3c4<>7"`) — then the record's own `"kind":"rating"` object, the jsonl
-//! record above. So every input record still has exactly one rating object, its `steps`
-//! field counts the step objects before it, and `select(.kind == "rating")` gives the plain
-//! jsonl output.
+//! `technique`, `difficulty`, `cells` (`"r1c2"`), `digits`, `placements` (`"r1c2=5"`),
+//! `eliminations` (`"r3c4<>7"`) and, for a chain step only, `chain` — then the record's own
+//! `"kind":"rating"` object, the jsonl record above. So every input record still has exactly
+//! one rating object, its `steps` field counts the step objects before it, and
+//! `select(.kind == "rating")` gives the plain jsonl output.
+//!
+//! `chain` is the step's chains in Eureka notation ([`StepChain`] has the rules): a string
+//! for a cycle or a forcing chain (`"(5)r1c2-r1c7=(5=3)r2c8-r3c9=r3c2-(5)r1c2"`), an array of
+//! strings, one per branch, for Nishio, cell, region and dynamic forcing chains (a branch of
+//! a dynamic chain followed by its bracketed supporting chains). Steps of other techniques
+//! (aligned triplet exclusion included) have no `chain` field.
 
 use std::io::{self, Write};
 
 use crate::io::passthrough::{Columns, ColumnsDiffer, RecordFields};
 use crate::io::write::{write_csv_field, JsonObject, OutputFormat};
 use crate::pipeline::{BoundedRender, RecordBytes, Render, Sink, UnboundedRender};
-use crate::rate::{Difficulty, Rating, Step};
+use crate::rate::{Difficulty, Rating, Step, StepChain};
 use crate::rating::{difficulty_value, RateStatus, RatedRecord};
 
 /// The result fields of a passthrough record, in order (`file` only with several inputs).
@@ -282,7 +288,25 @@ pub fn step_body(out: &mut Vec<u8>, n: u32, step: &Step<'_>) {
     out.extend_from_slice(b"],\"eliminations\":[");
     let eliminations = step.eliminations.iter().map(|e| (e.cell, e.digit));
     candidate_list(out, eliminations, b"<>");
-    out.extend_from_slice(b"]}\n");
+    out.push(b']');
+    match step.chain {
+        StepChain::None => {}
+        StepChain::Single(chain) => {
+            out.extend_from_slice(b",\"chain\":");
+            serde_json::to_writer(&mut *out, chain).expect("writing to a vector");
+        }
+        StepChain::Branches(branches) => {
+            out.extend_from_slice(b",\"chain\":[");
+            for (i, branch) in branches.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_json::to_writer(&mut *out, branch).expect("writing to a vector");
+            }
+            out.push(b']');
+        }
+    }
+    out.extend_from_slice(b"}\n");
 }
 
 /// `"r1c2=5","r3c4=7"` (with `op` between cell and digit).

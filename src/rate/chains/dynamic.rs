@@ -24,6 +24,7 @@
 //! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
 //! step, each a copy of the candidates and a walk of at most 1,458 potentials.
 
+use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use crate::rate::board::{
@@ -276,10 +277,14 @@ impl Implied {
 /// Which of the producer's hints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
+    /// The assumption (the conclusion's conjugate) clashes.
     Contradiction,
-    Double,
+    /// Implied by `digit` (0-based) of the source cell on and off.
+    Double { digit: u8 },
+    /// Implied by every candidate of the source cell.
     Cell,
-    Region,
+    /// Implied by every place of `digit` in `house`.
+    Region { house: u8, digit: u8 },
 }
 
 /// The difficulty of dynamic forcing chains, before the length bonus.
@@ -348,7 +353,8 @@ impl Dynamic {
                 let p = own.order[j];
                 if is_on(p) == kind && self.off.has(p) {
                     let cx = own.ancestors(p, None) + self.off.ancestors(p, None);
-                    offer(b, BASE, p, cx, 1, c, Kind::Double, best);
+                    let kind = Kind::Double { digit: v as u8 };
+                    offer(b, BASE, p, cx, 1, c, kind, best);
                 }
             }
         }
@@ -390,7 +396,11 @@ impl Dynamic {
                 for j in 0..own.len {
                     let p = own.order[j];
                     if is_on(p) == kind && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        offer(b, BASE, p, self.sum[p as usize], 6, c, Kind::Region, best);
+                        let kind = Kind::Region {
+                            house: h as u8,
+                            digit: v as u8,
+                        };
+                        offer(b, BASE, p, self.sum[p as usize], 6, c, kind, best);
                     }
                 }
             }
@@ -430,4 +440,112 @@ fn clash_complexity(x: &Implied) -> Option<u32> {
         hidden_region: 0,
     });
     Some(x.ancestors(on, on_parents) + x.ancestors(off, off_parents))
+}
+
+impl Tree for Implied {
+    fn parent(&self, p: u16) -> u16 {
+        self.parent[p as usize]
+    }
+    fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
+        hidden_of(p, self.parents_of(p), visit);
+    }
+}
+
+/// The hidden parents of `p` ("off" potentials) in `parents`.
+fn hidden_of(p: u16, parents: Parents, visit: &mut dyn FnMut(u16)) {
+    let (c, d) = (cell_of(p), digit_of(p));
+    for e in digits_of(parents.hidden_cell) {
+        visit(potential(c, e, false));
+    }
+    for o in cells_of(parents.hidden_region) {
+        visit(potential(o, d, false));
+    }
+}
+
+/// Appends the branch of `x` ending at `target` ([`eureka::write_branch`]); `parents`: those
+/// of a new potential of its clash.
+fn write(out: &mut String, x: &Implied, target: u16, parents: Option<Parents>) {
+    match parents {
+        None => eureka::write_branch(out, x, target),
+        Some(parents) => {
+            let mut hidden = [0u16; 16];
+            let mut n = 0;
+            hidden_of(target, parents, &mut |h| {
+                if n < hidden.len() {
+                    hidden[n] = h;
+                    n += 1;
+                }
+            });
+            let tree = WithClash {
+                tree: x,
+                potential: target,
+                parent: parents.first,
+                hidden: &hidden[..n],
+            };
+            eureka::write_branch(out, &tree, target);
+        }
+    }
+}
+
+impl Dynamic {
+    /// The branches of `found`, one a line in Eureka notation ([`eureka`]): a contradiction's
+    /// two, from the assumption to the "on" and to the "off" of the candidate that clashes;
+    /// a double forcing chain's from the digit on, then off; a cell's or a region's from each
+    /// candidate of the cell or place of the digit in the house, in SE's order.
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+        let c = found.source;
+        let one = |x: &mut Implied, root: u16, out: &mut String| {
+            x.propagate(b, root);
+            write(out, x, found.target, None);
+        };
+        match found.kind {
+            Kind::Contradiction => {
+                let x = &mut self.off;
+                let root = conjugate(found.target);
+                x.propagate(b, root);
+                let Some((on, on_parents, off, off_parent)) = x.clash else {
+                    return;
+                };
+                // A side that is the assumption itself is no chain: the other one alone
+                // leads from the assumption to its negation.
+                if on != root {
+                    write(out, x, on, on_parents);
+                }
+                if on != root && off != root {
+                    out.push('\n');
+                }
+                if off != root {
+                    let off_parents = off_parent.map(|first| Parents {
+                        first,
+                        hidden_cell: 0,
+                        hidden_region: 0,
+                    });
+                    write(out, x, off, off_parents);
+                }
+            }
+            Kind::Double { digit } => {
+                one(&mut self.other, potential(c, digit as usize, true), out);
+                out.push('\n');
+                one(&mut self.other, potential(c, digit as usize, false), out);
+            }
+            Kind::Cell => {
+                for (i, v) in digits_of(b.cands[c]).enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    one(&mut self.other, potential(c, v, true), out);
+                }
+            }
+            Kind::Region { house, digit } => {
+                let h = house as usize;
+                for (n, i) in digits_of(b.pos[h][digit as usize]).enumerate() {
+                    if n > 0 {
+                        out.push('\n');
+                    }
+                    let o = HOUSE_CELLS[h][i] as usize;
+                    one(&mut self.other, potential(o, digit as usize, true), out);
+                }
+            }
+        }
+    }
 }

@@ -72,8 +72,8 @@ impl Pass {
     }
 }
 
-/// Longest chain kept for reporting (a longer one is reported cut short).
-pub(crate) const PATH: usize = 256;
+/// Longest chain: a tree path holds each potential at most once, and a cycle adds two.
+pub(crate) const PATH: usize = POTENTIALS + 2;
 
 /// The best hint of the producer so far.
 pub(crate) struct Best {
@@ -161,20 +161,16 @@ impl Search {
         false
     }
 
-    /// Copies the tree path from the root to `p` into `path`, leaving room for `extra`
-    /// potentials after it (a path longer than [`PATH`] keeps its beginning); returns the
-    /// length with the extra ones.
+    /// Copies the tree path from the root to `p` into `path`, leaving room for `extra` (at
+    /// most two) potentials after it; returns the length with the extra ones.
     fn path_to(&self, p: u16, path: &mut [u16; PATH], extra: usize) -> usize {
         let depth = self.depth[p as usize] as usize;
-        let kept = depth.min(PATH - extra);
         let mut q = p;
         for i in (0..depth).rev() {
-            if i < kept {
-                path[i] = q;
-            }
+            path[i] = q;
             q = self.parent[q as usize];
         }
-        kept + extra
+        depth + extra
     }
 
     /// The producer: the first of the least hints, in `best` (`best.key` is `Key::NONE` when

@@ -29,6 +29,7 @@
 //! the search is cut without changing that hint.
 
 mod dynamic;
+mod eureka;
 mod forcing;
 mod key;
 mod links;
@@ -49,6 +50,31 @@ pub(crate) struct Chains {
     nishio: nishio::Nishio,
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
+    /// The producer of the last step found, and what it found.
+    last: Last,
+}
+
+/// Which producer found the last step: what [`Chains::explain`] writes out.
+#[derive(Clone, Copy)]
+enum Last {
+    /// Aligned triplet exclusion, or nothing.
+    None,
+    /// `Chains::best`.
+    Forcing,
+    Nishio(nishio::Found),
+    Multiple(multiple::Found),
+    Dynamic(dynamic::Found),
+}
+
+/// How a step's chains read, as [`Chains::explain`] wrote them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// No chain.
+    None,
+    /// One chain.
+    Single,
+    /// Branches, one a line.
+    Branches,
 }
 
 impl Chains {
@@ -60,7 +86,26 @@ impl Chains {
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
             dynamic: dynamic::Dynamic::new(),
+            last: Last::None,
         })
+    }
+
+    /// Appends the chains of the step the last [`Chains::find`] gave, on the same board, in
+    /// Eureka notation ([`eureka`]): rebuilt from the producer's parent pointers (the
+    /// propagations of the dynamic and multiple producers are run again). Only `--steps`
+    /// calls it.
+    pub(crate) fn explain(&mut self, b: &Board, out: &mut String) -> Shape {
+        match self.last {
+            Last::None => return Shape::None,
+            Last::Forcing => {
+                eureka::write_path(out, &self.best.path[..self.best.len]);
+                return Shape::Single;
+            }
+            Last::Nishio(found) => self.nishio.explain(b, &found, out),
+            Last::Multiple(found) => self.multiple.explain(b, &found, out),
+            Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
+        }
+        Shape::Branches
     }
 
     /// Runs the chain producers in SE's order; the step is in `hint`. `false` when a
@@ -73,12 +118,14 @@ impl Chains {
         max: Option<Difficulty>,
     ) -> bool {
         let below = |least: u8| max.is_some_and(|m| m < Difficulty(least));
+        self.last = Last::None;
         if below(65) {
             return false;
         }
         self.search.find(b, solution, &mut self.best);
         if self.best.key.complexity != u32::MAX {
             self.fill(b, hint);
+            self.last = Last::Forcing;
             return true;
         }
         if below(75) {
@@ -89,6 +136,7 @@ impl Chains {
         }
         if let Some(found) = self.nishio.find(b, solution) {
             fill_nishio(b, &found, hint);
+            self.last = Last::Nishio(found);
             return true;
         }
         if below(80) {
@@ -96,6 +144,7 @@ impl Chains {
         }
         if let Some(found) = self.multiple.find(b) {
             fill_multiple(b, &found, hint);
+            self.last = Last::Multiple(found);
             return true;
         }
         if below(85) {
@@ -105,11 +154,12 @@ impl Chains {
             Some(found) => {
                 let technique = match found.kind {
                     dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
-                    dynamic::Kind::Double => Technique::DynamicDoubleForcingChains,
+                    dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChains,
                     dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
-                    dynamic::Kind::Region => Technique::DynamicRegionForcingChains,
+                    dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChains,
                 };
                 fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+                self.last = Last::Dynamic(found);
                 true
             }
             None => false,
@@ -186,10 +236,9 @@ fn fill_nishio(b: &Board, found: &nishio::Found, hint: &mut Hint) {
 
 /// The hint of a cell or region forcing chain.
 fn fill_multiple(b: &Board, found: &multiple::Found, hint: &mut Hint) {
-    let technique = if found.kind {
-        Technique::RegionForcingChains
-    } else {
-        Technique::CellForcingChains
+    let technique = match found.kind {
+        multiple::Kind::Region { .. } => Technique::RegionForcingChains,
+        multiple::Kind::Cell => Technique::CellForcingChains,
     };
     hint.start(technique, found.key.tenths());
     hint.exact = Some(found.key.difficulty);

@@ -22,16 +22,19 @@
 //! order is: for each cell, for each digit, its region hints, then the cell's hints; SE
 //! takes the first of the least (difficulty, complexity, sort key) ([`Key`](key::Key)).
 
+use super::eureka::{self, Tree, ROOT};
 use super::key::{self, offer};
 use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
 use crate::rate::board::{cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 
-/// What one assumption implies: the potentials in the order found, with their depths.
+/// What one assumption implies: the potentials in the order found, with their depths and
+/// the potential each was implied from (for the chains of `--steps`).
 pub(crate) struct Implied {
     set: [u64; WORDS],
     depth: [u16; POTENTIALS],
+    parent: [u16; POTENTIALS],
     order: [u16; POTENTIALS],
     len: usize,
 }
@@ -41,6 +44,7 @@ impl Implied {
         Implied {
             set: [0; WORDS],
             depth: [0; POTENTIALS],
+            parent: [ROOT; POTENTIALS],
             order: [0; POTENTIALS],
             len: 0,
         }
@@ -52,9 +56,10 @@ impl Implied {
     }
 
     #[inline]
-    fn add(&mut self, p: u16, depth: u16) {
+    fn add(&mut self, p: u16, depth: u16, parent: u16) {
         self.set[p as usize >> 6] |= 1u64 << (p & 63);
         self.depth[p as usize] = depth;
+        self.parent[p as usize] = parent;
         self.order[self.len] = p;
         self.len += 1;
     }
@@ -70,7 +75,7 @@ impl Implied {
     /// SE's static `doChaining` from `root` (an "on" potential), both rules.
     fn propagate(&mut self, b: &Board, root: u16) {
         self.clear();
-        self.add(root, 1);
+        self.add(root, 1, ROOT);
         let rules = Rules { x: true, y: true };
         let (mut on_i, mut off_i) = (0, 0);
         let mut offs = [0u16; 32];
@@ -89,7 +94,7 @@ impl Implied {
                         return;
                     }
                     if !self.has(x) {
-                        self.add(x, depth);
+                        self.add(x, depth, p);
                     }
                 }
                 continue;
@@ -109,19 +114,34 @@ impl Implied {
                     return;
                 }
                 if !self.has(q) {
-                    self.add(q, depth);
+                    self.add(q, depth, p);
                 }
             }
         }
     }
 }
 
-/// The best cell or region forcing chain so far; its kind: a region forcing chain (else a
+impl Tree for Implied {
+    fn parent(&self, p: u16) -> u16 {
+        self.parent[p as usize]
+    }
+    fn hidden(&self, _: u16, _: &mut dyn FnMut(u16)) {}
+}
+
 /// The difficulty of cell and region forcing chains, before the length bonus.
 const BASE: f64 = 8.0;
 
-/// cell forcing chain).
-pub(crate) type Found = key::Found<bool>;
+/// Which forcing chains a hint is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// From every candidate of the source cell.
+    Cell,
+    /// From every place of `digit` (0-based) in `house`.
+    Region { house: u8, digit: u8 },
+}
+
+/// The best cell or region forcing chain so far.
+pub(crate) type Found = key::Found<Kind>;
 
 /// Scratch: one propagation per digit of the current cell, one for the other places of a
 /// house, and the running intersection of a house.
@@ -195,7 +215,11 @@ impl Multiple {
                 for j in 0..own.len {
                     let p = own.order[j];
                     if is_on(p) == on && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        offer(b, BASE, p, self.sum[p as usize], 6, c, true, best);
+                        let kind = Kind::Region {
+                            house: h as u8,
+                            digit: v as u8,
+                        };
+                        offer(b, BASE, p, self.sum[p as usize], 6, c, kind, best);
                     }
                 }
             }
@@ -221,8 +245,36 @@ impl Multiple {
                     }
                     sum += u32::from(other.depth[p as usize]);
                 }
-                offer(b, BASE, p, sum, 5, c, false, best);
+                offer(b, BASE, p, sum, 5, c, Kind::Cell, best);
             }
+        }
+    }
+}
+
+impl Multiple {
+    /// The branches of `found` (one a line, in Eureka notation: [`eureka`]), from each
+    /// candidate of its cell or each place of its digit in its house, in SE's order.
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+        let assumptions = match found.kind {
+            Kind::Cell => (found.source, b.cands[found.source], None),
+            Kind::Region { house, digit } => {
+                let h = house as usize;
+                (h, b.pos[h][digit as usize], Some(digit as usize))
+            }
+        };
+        let (at, set, digit) = assumptions;
+        let mut first = true;
+        for i in digits_of(set) {
+            let root = match digit {
+                None => potential(at, i, true),
+                Some(d) => potential(HOUSE_CELLS[at][i] as usize, d, true),
+            };
+            self.other.propagate(b, root);
+            if !first {
+                out.push('\n');
+            }
+            first = false;
+            eureka::write_branch(out, &self.other, found.target);
         }
     }
 }

@@ -26,7 +26,9 @@
 //! and "off" for the solution's digit are searched. The state is one digit's plane, so a
 //! search is a few dozen mask operations.
 
+use super::eureka::{self, Tree, WithClash, ROOT};
 use super::key::Key;
+use super::links::{cell_of, potential};
 use crate::rate::board::{cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
 
 /// SE's sort key of a contradiction hint.
@@ -252,6 +254,93 @@ impl Nishio {
             }
             todo_on = next_on;
             todo_off = next_off;
+        }
+    }
+}
+
+/// A propagation of [`Nishio`] on `digit`, as an implication tree of potentials.
+struct OnDigit<'a> {
+    nishio: &'a Nishio,
+    digit: usize,
+}
+
+impl Tree for OnDigit<'_> {
+    fn parent(&self, p: u16) -> u16 {
+        let c = cell_of(p);
+        let (parent, on) = if super::links::is_on(p) {
+            (self.nishio.on_parent[c], false)
+        } else {
+            (self.nishio.off_parent[c], true)
+        };
+        if parent == NONE {
+            ROOT
+        } else {
+            potential(parent as usize, self.digit, on)
+        }
+    }
+    fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
+        if super::links::is_on(p) {
+            for o in cells_of(self.nishio.on_hidden[cell_of(p)]) {
+                visit(potential(o, self.digit, false));
+            }
+        }
+    }
+}
+
+impl Nishio {
+    /// The branches of `found`, one a line in Eureka notation ([`eureka`]): from the
+    /// assumption to the "on" and to the "off" of the place that clashes (a side that is the
+    /// assumption itself is left out: the other leads to its negation).
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+        let d = found.digit;
+        let Some(clash) = self.propagate(b.planes[d], found.cell, found.assumed_on) else {
+            return;
+        };
+        let root = potential(found.cell, d, found.assumed_on);
+        let tree = OnDigit {
+            nishio: self,
+            digit: d,
+        };
+        let (on_cell, on_parents) = clash.on;
+        let (off_cell, off_parent) = clash.off;
+        let on = potential(on_cell, d, true);
+        let off = potential(off_cell, d, false);
+        if on != root {
+            match on_parents {
+                None => eureka::write_branch(out, &tree, on),
+                Some((parent, hidden)) => {
+                    let mut list = [0u16; 16];
+                    let mut n = 0;
+                    for o in cells_of(hidden) {
+                        list[n] = potential(o, d, false);
+                        n += 1;
+                    }
+                    let clash = WithClash {
+                        tree: &tree,
+                        potential: on,
+                        parent: potential(parent as usize, d, false),
+                        hidden: &list[..n],
+                    };
+                    eureka::write_branch(out, &clash, on);
+                }
+            }
+        }
+        if on != root && off != root {
+            out.push('\n');
+        }
+        if off != root {
+            match off_parent {
+                None => eureka::write_branch(out, &tree, off),
+                Some(parent) => {
+                    let clash = WithClash {
+                        tree: &tree,
+                        potential: off,
+                        parent: potential(parent as usize, d, true),
+                        hidden: &[],
+                    };
+                    eureka::write_branch(out, &clash, off);
+                }
+            }
         }
     }
 }

@@ -1,0 +1,249 @@
+//! Chains written out in Eureka notation, for the steps of `--steps` (never while rating
+//! alone: the producers keep parent pointers, and a step's chains are rebuilt from them only
+//! when a step is reported).
+//!
+//! ```text
+//!  (5)r1c2-r1c7=(5=3)r2c8-(3)r3c9=r3c1 ...
+//!   │      │  │   │          └ a digit is written when it changes: r3c1 holds 3 too
+//!   │      │  │   └ a strong link inside a cell: 5 off there, so 3 on
+//!   │      │  └ a strong link ("="): the node before is off, so this one is on
+//!   │      └ a weak link ("-"): the node before is on, so this one is off
+//!   └ the first node, whose state the first link tells: "-" after it, assumed on; "=", off
+//! ```
+//!
+//! A chain is a path of potentials, "on" and "off" in turn (an "on" implies only "off"s and
+//! an "off" only "on"s, [`links`](super::links)): each "on ⇒ off" is written `-`, each "off ⇒
+//! on" `=`, so the text reads as an alternating inference chain, left to right. An "off ⇒ on"
+//! pair in one cell is written as one node, `(5=3)r2c8`; a weak link inside a cell keeps two
+//! nodes, `(5)r2c8-(3)r2c8`. A node's digit is left out when it is the previous node's last
+//! digit (and its cell differs).
+//!
+//! The dynamic producers ([`nishio`](super::nishio), [`dynamic`](super::dynamic)) also have
+//! links that read removals made earlier on other paths from the same assumption (SE's
+//! *hidden parents*: a house left with two places, a cell with two candidates). A branch of
+//! theirs is its main chain, from the assumption to the conclusion, followed by one bracketed
+//! chain for each removal such a link reads that the text has not shown yet, each from a node
+//! already written to that removal: `(5)r1c2-r1c7=r3c8 [(5)r1c2-r3c1]`. Every link of a
+//! branch then holds on the step's grid once the removals written before or beside it are
+//! made, which `tests/rate_cli.rs` checks step by step.
+
+use std::fmt::Write;
+
+use super::links::{cell_of, digit_of, is_on, POTENTIALS};
+
+const WORDS: usize = POTENTIALS.div_ceil(64);
+
+/// No parent: the assumption a branch starts from.
+pub(crate) const ROOT: u16 = u16::MAX;
+
+/// A propagation's implication tree, as its producer kept it.
+pub(crate) trait Tree {
+    /// The potential `p` was implied from (its first parent), [`ROOT`] for the assumption.
+    fn parent(&self, p: u16) -> u16;
+    /// The removals ("off" potentials) `p`'s link reads besides its first parent.
+    fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16));
+}
+
+/// A tree with other parents for one potential: the new potential of a clash, which the
+/// producer stopped at before it stored it.
+pub(crate) struct WithClash<'t, T: Tree> {
+    pub tree: &'t T,
+    pub potential: u16,
+    pub parent: u16,
+    /// The clash potential's hidden parents.
+    pub hidden: &'t [u16],
+}
+
+impl<T: Tree> Tree for WithClash<'_, T> {
+    fn parent(&self, p: u16) -> u16 {
+        if p == self.potential {
+            self.parent
+        } else {
+            self.tree.parent(p)
+        }
+    }
+    fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
+        if p == self.potential {
+            self.hidden.iter().for_each(|&h| visit(h));
+        } else {
+            self.tree.hidden(p, visit);
+        }
+    }
+}
+
+/// Appends `path` (potentials, the first one's state given by its link) in Eureka notation.
+pub(crate) fn write_path(out: &mut String, path: &[u16]) {
+    let mut last: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < path.len() {
+        let p = path[i];
+        let (c, d) = (cell_of(p), digit_of(p));
+        if i > 0 {
+            out.push(if is_on(path[i - 1]) { '-' } else { '=' });
+        }
+        let merged = path
+            .get(i + 1)
+            .filter(|&&q| !is_on(p) && is_on(q) && cell_of(q) == c)
+            .copied();
+        let end = match merged {
+            Some(q) => {
+                let _ = write!(out, "({}={})", d + 1, digit_of(q) + 1);
+                i += 2;
+                digit_of(q)
+            }
+            None => {
+                if last.is_none_or(|(lc, ld)| ld != d || lc == c) {
+                    let _ = write!(out, "({})", d + 1);
+                }
+                i += 1;
+                d
+            }
+        };
+        let _ = write!(out, "r{}c{}", c / 9 + 1, c % 9 + 1);
+        last = Some((c, end));
+    }
+}
+
+/// Appends the branch of `tree` that ends at `target`: its main chain from the assumption,
+/// then a bracketed chain for each hidden parent not written yet (see the module header).
+pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
+    let mut written = [0u64; WORDS];
+    let mut work = [0u16; POTENTIALS];
+    let mut path = [0u16; POTENTIALS];
+    let mark = |set: &mut [u64; WORDS], p: u16| set[p as usize >> 6] |= 1u64 << (p & 63);
+    let has = |set: &[u64; WORDS], p: u16| set[p as usize >> 6] >> (p & 63) & 1 != 0;
+    // The main chain: the first parents back to the assumption.
+    let mut n = 0;
+    let mut p = target;
+    while p != ROOT && n < POTENTIALS {
+        path[n] = p;
+        n += 1;
+        p = tree.parent(p);
+    }
+    path[..n].reverse();
+    write_path(out, &path[..n]);
+    let mut queued = 0;
+    for &q in &path[..n] {
+        mark(&mut written, q);
+        work[queued] = q;
+        queued += 1;
+    }
+    let mut next = 0;
+    while next < queued {
+        let q = work[next];
+        next += 1;
+        let mut hidden = [0u16; 16];
+        let mut k = 0;
+        tree.hidden(q, &mut |h| {
+            if k < hidden.len() {
+                hidden[k] = h;
+                k += 1;
+            }
+        });
+        for &h in &hidden[..k] {
+            if has(&written, h) {
+                continue;
+            }
+            // Back from the removal to the first node already written.
+            let mut n = 0;
+            let mut x = h;
+            while x != ROOT && !has(&written, x) && n < POTENTIALS {
+                path[n] = x;
+                n += 1;
+                x = tree.parent(x);
+            }
+            if x == ROOT {
+                // Unreachable: the assumption is on the main chain.
+                continue;
+            }
+            path[n] = x;
+            path[..=n].reverse();
+            out.push_str(" [");
+            write_path(out, &path[..=n]);
+            out.push(']');
+            for &y in &path[1..=n] {
+                mark(&mut written, y);
+                if queued < POTENTIALS {
+                    work[queued] = y;
+                    queued += 1;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::links::potential;
+    use super::*;
+
+    fn text(path: &[u16]) -> String {
+        let mut s = String::new();
+        write_path(&mut s, path);
+        s
+    }
+
+    #[test]
+    fn links_and_nodes_are_written_as_eureka_writes_them() {
+        // 5 on in r1c2, off in r1c7, on in r1c8, off in r2c8 (bivalue: so 3 on there), 3 off
+        // in r3c9, on in r3c1.
+        let path = [
+            potential(1, 4, true),
+            potential(6, 4, false),
+            potential(7, 4, true),
+            potential(16, 4, false),
+            potential(16, 2, true),
+            potential(26, 2, false),
+            potential(18, 2, true),
+        ];
+        assert_eq!(text(&path), "(5)r1c2-r1c7=r1c8-(5=3)r2c8-r3c9=r3c1");
+        // A weak link inside a cell keeps its two nodes; an assumption "off" starts with "=".
+        let path = [
+            potential(0, 0, false),
+            potential(0, 1, true),
+            potential(0, 2, false),
+            potential(9, 2, true),
+        ];
+        assert_eq!(text(&path), "(1=2)r1c1-(3)r1c1=r2c1");
+        let path = [potential(0, 0, false), potential(9, 0, true)];
+        assert_eq!(text(&path), "(1)r1c1=r2c1");
+    }
+
+    /// A tree of parent pointers with hidden parents, as a map.
+    struct Map(Vec<(u16, u16, Vec<u16>)>);
+
+    impl Tree for Map {
+        fn parent(&self, p: u16) -> u16 {
+            self.0.iter().find(|e| e.0 == p).map_or(ROOT, |e| e.1)
+        }
+        fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
+            if let Some(e) = self.0.iter().find(|e| e.0 == p) {
+                e.2.iter().for_each(|&h| visit(h));
+            }
+        }
+    }
+
+    #[test]
+    fn hidden_parents_follow_in_brackets_from_a_written_node() {
+        // r1c1=1 on: r1c2 off, r2c1 off; r2c1 off and (hidden) r1c2 off: r3c3=1 on (box).
+        let root = potential(0, 0, true);
+        let a = potential(1, 0, false);
+        let b = potential(9, 0, false);
+        let c = potential(20, 0, true);
+        let tree = Map(vec![(a, root, vec![]), (b, root, vec![]), (c, b, vec![a])]);
+        let mut s = String::new();
+        write_branch(&mut s, &tree, c);
+        assert_eq!(s, "(1)r1c1-r2c1=r3c3 [(1)r1c1-r1c2]");
+        // The clash override gives the new potential its parents.
+        let d = potential(21, 0, false);
+        let clash = WithClash {
+            tree: &tree,
+            potential: d,
+            parent: c,
+            hidden: &[],
+        };
+        let mut s = String::new();
+        write_branch(&mut s, &clash, d);
+        assert_eq!(s, "(1)r1c1-r2c1=r3c3-r3c4 [(1)r1c1-r1c2]");
+    }
+}
