@@ -104,28 +104,7 @@ pub struct GenerateArgs {
 }
 
 pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let (min_clues, max_clues) = match &args.clues {
-        Some(text) => parse_range(text)?,
-        None if args.minimal => (MIN_CLUES, MAX_CLUES),
-        None => DEFAULT_CLUES,
-    };
-    let cfg = GenerateConfig {
-        seed: args.seed,
-        min_clues,
-        max_clues,
-        minimal: args.minimal,
-        min_guesses: args.min_guesses.unwrap_or(0),
-        max_guesses: args.max_guesses.unwrap_or(u64::MAX),
-        max_attempts: args.max_attempts,
-        rating: args.rating.map(|(min, max)| RatingBand {
-            min,
-            max,
-            ladder: args.ladder,
-        }),
-    };
-    if cfg.min_guesses > cfg.max_guesses {
-        bail!("--min-guesses is above --max-guesses");
-    }
+    let cfg = config(args)?;
     let pool = thread_pool(args.run.threads.count()).context("cannot start worker threads")?;
     let (output, sink) = Output::create(args.run.output.as_deref())?;
     let start = Instant::now();
@@ -169,6 +148,33 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The generator's settings from the command line.
+fn config(args: &GenerateArgs) -> anyhow::Result<GenerateConfig> {
+    let (min_clues, max_clues) = match &args.clues {
+        Some(text) => parse_range(text)?,
+        None if args.minimal => (MIN_CLUES, MAX_CLUES),
+        None => DEFAULT_CLUES,
+    };
+    let cfg = GenerateConfig {
+        seed: args.seed,
+        min_clues,
+        max_clues,
+        minimal: args.minimal,
+        min_guesses: args.min_guesses.unwrap_or(0),
+        max_guesses: args.max_guesses.unwrap_or(u64::MAX),
+        max_attempts: args.max_attempts,
+        rating: args.rating.map(|(min, max)| RatingBand {
+            min,
+            max,
+            ladder: args.ladder,
+        }),
+    };
+    if cfg.min_guesses > cfg.max_guesses {
+        bail!("--min-guesses is above --max-guesses");
+    }
+    Ok(cfg)
 }
 
 /// Why [`write_puzzles`] stopped early.

@@ -113,13 +113,7 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
     let mark = |set: &mut [u64; WORDS], p: u16| set[p as usize >> 6] |= 1u64 << (p & 63);
     let has = |set: &[u64; WORDS], p: u16| set[p as usize >> 6] >> (p & 63) & 1 != 0;
     // The main chain: the first parents back to the assumption.
-    let mut n = 0;
-    let mut p = target;
-    while p != ROOT && n < POTENTIALS {
-        path[n] = p;
-        n += 1;
-        p = tree.parent(p);
-    }
+    let (n, _) = back(tree, target, &mut path, |_| false);
     path[..n].reverse();
     write_path(out, &path[..n]);
     let mut queued = 0;
@@ -145,13 +139,7 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
                 continue;
             }
             // Back from the removal to the first node already written.
-            let mut n = 0;
-            let mut x = h;
-            while x != ROOT && !has(&written, x) && n < POTENTIALS {
-                path[n] = x;
-                n += 1;
-                x = tree.parent(x);
-            }
+            let (n, x) = back(tree, h, &mut path, |x| has(&written, x));
             if x == ROOT {
                 // Unreachable: the assumption is on the main chain.
                 continue;
@@ -170,6 +158,25 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
             }
         }
     }
+}
+
+/// The first parents from `from` back to the assumption or to the first node that `stop`s,
+/// into `path` (nearest first): their number, and the node the walk stopped at (`ROOT` at
+/// the assumption).
+fn back(
+    tree: &impl Tree,
+    from: u16,
+    path: &mut [u16; POTENTIALS],
+    stop: impl Fn(u16) -> bool,
+) -> (usize, u16) {
+    let mut n = 0;
+    let mut x = from;
+    while x != ROOT && !stop(x) && n < POTENTIALS {
+        path[n] = x;
+        n += 1;
+        x = tree.parent(x);
+    }
+    (n, x)
 }
 
 #[cfg(test)]

@@ -257,6 +257,21 @@ impl Search {
                 }
             }
         }
+        self.keep(root, pass, closing, chain_at, best);
+    }
+
+    /// Keeps the cycle closed at `closing` and the chain to "root off" that ends at
+    /// `chain_at`, where they come before `best`.
+    fn keep(
+        &self,
+        root: u16,
+        pass: Pass,
+        closing: Option<Closing>,
+        chain_at: Option<u16>,
+        best: &mut Best,
+    ) {
+        let (_, chain_base, sort) = pass.bases();
+        let root_off = conjugate(root);
         if let Some(c) = closing {
             if c.key.before(&best.key) {
                 best.key = c.key;

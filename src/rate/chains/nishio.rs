@@ -135,72 +135,87 @@ impl Nishio {
             off_tail = 1;
         }
         loop {
-            if on_head < on_tail {
+            let clash = if on_head < on_tail {
                 let p = self.on_queue[on_head] as usize;
                 on_head += 1;
-                let hs = CELL_HOUSES[p];
-                for (k, &h) in hs.iter().enumerate() {
-                    for &o in &HOUSE_CELLS[h as usize] {
-                        let o = o as usize;
-                        // Cells of the block seen again in the row or column come once.
-                        if o == p
-                            || self.plane >> o & 1 == 0
-                            || (k > 0 && CELL_HOUSES[o][0] == hs[0])
-                        {
-                            continue;
-                        }
-                        if self.on >> o & 1 != 0 {
-                            return Some(Clash {
-                                on: (o, None),
-                                off: (o, Some(p as u8)),
-                            });
-                        }
-                        if self.off >> o & 1 == 0 {
-                            self.off |= 1u128 << o;
-                            self.off_parent[o] = p as u8;
-                            self.off_queue[off_tail] = o as u8;
-                            off_tail += 1;
-                        }
-                    }
-                }
+                self.expand_on(p, &mut off_tail)
             } else if off_head < off_tail {
                 let p = self.off_queue[off_head] as usize;
                 off_head += 1;
-                let mut made = [(0u8, 0u128); 3];
-                let mut n = 0;
-                for &h in &CELL_HOUSES[p] {
-                    let house = HOUSE_MASK[h as usize];
-                    let now = self.plane & house;
-                    if now.count_ones() != 2 {
-                        continue;
-                    }
-                    let o = (now & !(1u128 << p)).trailing_zeros() as u8;
-                    if !made[..n].iter().any(|&(c, _)| c == o) {
-                        made[n] = (o, source & house & !now);
-                        n += 1;
-                    }
-                }
-                self.plane &= !(1u128 << p);
-                for &(o, hidden) in &made[..n] {
-                    let o = o as usize;
-                    if self.off >> o & 1 != 0 {
-                        return Some(Clash {
-                            on: (o, Some((p as u8, hidden))),
-                            off: (o, None),
-                        });
-                    }
-                    if self.on >> o & 1 == 0 {
-                        self.on |= 1u128 << o;
-                        self.on_parent[o] = p as u8;
-                        self.on_hidden[o] = hidden;
-                        self.on_queue[on_tail] = o as u8;
-                        on_tail += 1;
-                    }
-                }
+                self.expand_off(p, source, &mut on_tail)
             } else {
                 return None;
+            };
+            if clash.is_some() {
+                return clash;
             }
         }
+    }
+
+    /// "p on": the digit's other places in p's houses go off (queued from `off_tail`).
+    #[inline]
+    fn expand_on(&mut self, p: usize, off_tail: &mut usize) -> Option<Clash> {
+        let hs = CELL_HOUSES[p];
+        for (k, &h) in hs.iter().enumerate() {
+            for &o in &HOUSE_CELLS[h as usize] {
+                let o = o as usize;
+                // Cells of the block seen again in the row or column come once.
+                if o == p || self.plane >> o & 1 == 0 || (k > 0 && CELL_HOUSES[o][0] == hs[0]) {
+                    continue;
+                }
+                if self.on >> o & 1 != 0 {
+                    return Some(Clash {
+                        on: (o, None),
+                        off: (o, Some(p as u8)),
+                    });
+                }
+                if self.off >> o & 1 == 0 {
+                    self.off |= 1u128 << o;
+                    self.off_parent[o] = p as u8;
+                    self.off_queue[*off_tail] = o as u8;
+                    *off_tail += 1;
+                }
+            }
+        }
+        None
+    }
+
+    /// "p off": p leaves the plane, and a house of p left with one other place puts it on
+    /// (queued from `on_tail`), its hidden parents the places the house lost since `source`.
+    #[inline]
+    fn expand_off(&mut self, p: usize, source: u128, on_tail: &mut usize) -> Option<Clash> {
+        let mut made = [(0u8, 0u128); 3];
+        let mut n = 0;
+        for &h in &CELL_HOUSES[p] {
+            let house = HOUSE_MASK[h as usize];
+            let now = self.plane & house;
+            if now.count_ones() != 2 {
+                continue;
+            }
+            let o = (now & !(1u128 << p)).trailing_zeros() as u8;
+            if !made[..n].iter().any(|&(c, _)| c == o) {
+                made[n] = (o, source & house & !now);
+                n += 1;
+            }
+        }
+        self.plane &= !(1u128 << p);
+        for &(o, hidden) in &made[..n] {
+            let o = o as usize;
+            if self.off >> o & 1 != 0 {
+                return Some(Clash {
+                    on: (o, Some((p as u8, hidden))),
+                    off: (o, None),
+                });
+            }
+            if self.on >> o & 1 == 0 {
+                self.on |= 1u128 << o;
+                self.on_parent[o] = p as u8;
+                self.on_hidden[o] = hidden;
+                self.on_queue[*on_tail] = o as u8;
+                *on_tail += 1;
+            }
+        }
+        None
     }
 
     /// SE's complexity of a clash (distinct ancestors of its "on" plus those of its "off",
