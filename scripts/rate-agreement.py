@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Agreement of our ratings with a reference rater, by rating band.
 
-    scripts/rate-agreement.py REFERENCE OURS [--show N] [--bands se|fine]
+    scripts/rate-agreement.py REFERENCE OURS [--show N] [--bands se|fine|value]
 
 REFERENCE lines, any of:
     PUZZLE ED=ER/EP/ED [SECONDS]          serate's output (--format="%g ED=%r/%p/%d %e")
@@ -17,7 +17,8 @@ twice in REFERENCE keeps its first rating. A capped rating of ours counts as agr
 when the reference ER is --cap-from or more (the ladder lacks
 that technique); below that it is a miss ("capped"). Prints
 per band: n, equal ER, equal ER/EP/ED (when the reference has EP/ED), capped, and wrong
-(not capped and different); then up to N differing puzzles.
+(not capped and different); then up to N differing puzzles. With --bands value, one row per
+reference rating value: puzzles, ER equal, capped, rated lower, rated higher (not capped).
 """
 
 import argparse
@@ -94,7 +95,7 @@ def main():
     ap.add_argument("reference")
     ap.add_argument("ours")
     ap.add_argument("--show", type=int, default=20, help="differing puzzles to list")
-    ap.add_argument("--bands", choices=["se", "fine"], default="se")
+    ap.add_argument("--bands", choices=["se", "fine", "value"], default="se")
     ap.add_argument("--bank", action="store_true", help="the last field is the reference ER")
     ap.add_argument("--cap-from", type=float, default=6.5,
                     help="reference ER from which a capped rating counts as agreeing (the least "
@@ -103,6 +104,9 @@ def main():
     args = ap.parse_args()
     ref = read_reference(args.reference, args.bank)
     ours = read_ours(args.ours)
+    if args.bands == "value":
+        by_value(ref, ours, args.show)
+        return
     bands = BANDS_SE if args.bands == "se" else bands_fine()
     rows = {label: [0, 0, 0, 0, 0, 0] for _, _, label in bands}
     diffs = []
@@ -155,6 +159,38 @@ def main():
         ref_text = r[0] if r[1] is None else f"{r[0]}/{r[1]}/{r[2]}"
         flag = " capped" if o[4] else ""
         print(f"{p} ref {ref_text} {r[3] or ''} ours {o[0]}/{o[1]}/{o[2]} {o[3]}{flag}")
+
+
+def by_value(ref, ours, show):
+    """One row per reference ER: puzzles, ER equal, capped, lower, higher."""
+    rows = {}
+    diffs = []
+    for p, r in ref.items():
+        o = ours.get(p)
+        if o is None:
+            continue
+        row = rows.setdefault(float(r[0]), [0, 0, 0, 0, 0])
+        row[0] += 1
+        if o[4]:
+            row[2] += 1
+        elif o[0] == r[0]:
+            row[1] += 1
+        else:
+            row[3 if float(o[0]) < float(r[0]) else 4] += 1
+        if o[4] or o[0] != r[0]:
+            diffs.append((p, r, o))
+    print(f"{'rating':>6}{'puzzles':>9}{'equal':>8}{'%':>8}{'capped':>8}{'lower':>7}{'higher':>8}")
+    total = [0] * 5
+    for value in sorted(rows):
+        n, e, c, lo, hi = rows[value]
+        total = [x + y for x, y in zip(total, rows[value])]
+        print(f"{value:>6.1f}{n:>9}{e:>8}{100 * e / n:>7.1f}%{c:>8}{lo:>7}{hi:>8}")
+    n, e, c, lo, hi = total
+    if n:
+        print(f"{'all':>6}{n:>9}{e:>8}{100 * e / n:>7.1f}%{c:>8}{lo:>7}{hi:>8}")
+    for p, r, o in diffs[:show]:
+        flag = " capped" if o[4] else ""
+        print(f"{p} ref {r[0]} ours {o[0]}/{o[1]}/{o[2]} {o[3]}{flag}")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ fn solution(p: &Grid) -> Grid {
     outcome.solution.expect("solved")
 }
 
-/// Chains start at 6.5: the Sukaku ladders cap there.
+/// Chains start at 6.5.
 const CHAINS: Difficulty = Difficulty(65);
 
 /// Dynamic forcing chains (+) (9.0) are the first producer the engine does not have: a
@@ -124,8 +124,9 @@ fn chains_agree_with_sudoku_explainer() {
     }
 }
 
-/// Sukaku's default set against Sukaku Explainer's own ratings: exact below chains
-/// (6.5), capped from there, never above Sukaku's rating.
+/// Sukaku's default set against Sukaku Explainer's own ratings: exact, chains included;
+/// capped only where a path needs dynamic forcing chains (+) (9.0) or more, never above
+/// Sukaku's rating.
 #[test]
 fn sukaku_ladder_agrees_with_sukaku_explainer() {
     let mut rater = Rater::new(RateOptions {
@@ -136,7 +137,7 @@ fn sukaku_ladder_agrees_with_sukaku_explainer() {
     for (p, [er, ep, ed], _) in fixtures("rate/sukaku.txt") {
         let r = rater.rate(&p, &solution(&p));
         if r.capped {
-            assert!(er >= CHAINS, "{}: capped, Sukaku {er}", p.to_line());
+            assert!(er >= DYNAMIC_PLUS, "{}: capped, Sukaku {er}", p.to_line());
             assert!(r.er <= er, "{}: capped at {} above {er}", p.to_line(), r.er);
         } else {
             assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
@@ -176,8 +177,8 @@ fn sukaku_only(t: Technique) -> bool {
 /// (strong-link fish, wings, lkSudoku's unique loops and BUG): the rating and the hardest
 /// technique are Sukaku's, every technique of the fixture is seen (a path may be capped
 /// after its hardest step only where chains follow it). The bank's ladder
-/// (`Ladder::Sukaku`, no UVWXYZ-Wing) rates the same, except that a path needing a
-/// UVWXYZ-Wing needs chains instead there: capped, below Sukaku's rating.
+/// (`Ladder::Sukaku`, no UVWXYZ- nor TUVWXYZ-Wing) rates the same, except that a path
+/// needing one of those wings needs chains instead there.
 #[test]
 fn every_sukaku_technique_agrees_with_sukaku_explainer() {
     let rater = |ladder| {
@@ -206,12 +207,14 @@ fn every_sukaku_technique_agrees_with_sukaku_explainer() {
         seen.insert(ours);
         names.insert(name);
         let b = bank.rate(&p, &s);
-        if ours == Technique::UVWXYZWing {
+        if ours == Technique::UVWXYZWing || ours == Technique::TUVWXYZWing {
+            // The ratings themselves are in rate/sukaku-bank-chains.txt.
             assert!(
-                b.capped && b.er < er,
-                "{}: bank ladder {}",
+                !b.capped && b.er >= CHAINS && b.hardest != Some(ours),
+                "{}: bank ladder {} {:?}",
                 p.to_line(),
-                b.er
+                b.er,
+                b.hardest
             );
         } else {
             assert_eq!(b, r, "{}: bank ladder", p.to_line());
@@ -219,9 +222,51 @@ fn every_sukaku_technique_agrees_with_sukaku_explainer() {
     }
     assert_eq!(seen.len(), names.len());
     assert!(seen.len() >= 25, "{} techniques seen", seen.len());
-    for t in [Technique::WXYZWing, Technique::VWXYZWing, Technique::Bug3] {
+    for t in [
+        Technique::WXYZWing,
+        Technique::VWXYZWing,
+        Technique::TUVWXYZWing,
+        Technique::Bug3,
+    ] {
         assert!(seen.contains(&t), "{t} not seen");
     }
+}
+
+/// Sudoku Exchange bank puzzles whose path needs chains (6.6-9.3): the bank's ladder
+/// (`Ladder::Sukaku`) gives the bank's own rating as ER, and Sukaku Explainer's EP, ED and
+/// hardest technique; none is capped.
+#[test]
+fn sukaku_chains_give_the_bank_rating() {
+    let text =
+        std::fs::read_to_string(common::fixture("rate/sukaku-bank-chains.txt")).expect("fixture");
+    let mut rater = Rater::new(RateOptions {
+        ladder: Ladder::Sukaku,
+        max_rating: None,
+    });
+    let mut levels = HashSet::new();
+    let mut rated = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let p: Grid = f[0].parse().expect("puzzle");
+        let bank: Difficulty = f[1].parse().expect("bank rating");
+        let sukaku: Vec<Difficulty> = f[2]
+            .split('/')
+            .map(|x| x.parse().expect("rating"))
+            .collect();
+        let r = rater.rate(&p, &solution(&p));
+        assert!(!r.capped, "{}: capped at {}", p.to_line(), r.er);
+        assert_eq!(r.er, bank, "{}: bank rating", p.to_line());
+        assert_eq!([r.er, r.ep, r.ed], sukaku[..], "{}", p.to_line());
+        let hardest = r.hardest.expect("a step");
+        assert_eq!(hardest.name(), f[3].replace('_', " "), "{}", p.to_line());
+        levels.insert(bank);
+        rated += 1;
+    }
+    assert!(rated >= 40, "{rated} puzzles");
+    assert!(levels.len() >= 25, "{} bank ratings", levels.len());
 }
 
 /// One set of puzzles per technique of SE's ladder below chains: the rating and the

@@ -474,13 +474,14 @@ def rate(
     Args:
         puzzles: as for :func:`solve`.
         ladder: ``se`` (Sudoku Explainer 1.2.1.3, the default), ``sukaku`` (the set that rated
-            the Sudoku Exchange bank) or ``sukaku-default`` (with the UVWXYZ-Wing).
+            the Sudoku Exchange bank) or ``sukaku-default`` (with the UVWXYZ- and
+            TUVWXYZ-Wings).
         max_rating: stop a path once its next step would be harder (the row is then
             ``capped``).
         threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).
 
-    A puzzle whose path needs chains (ratings of 6.5 and up) is ``capped``: its ratings are
-    those of the path so far, never a wrong number.
+    A puzzle whose path needs dynamic forcing chains (+) or nested chains (ratings of 9.0 and
+    up) is ``capped``: its ratings are those of the path so far, never a wrong number.
     """
     fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                           threads=threads)

@@ -59,7 +59,7 @@
 //! Sukaku Explainer's default set (its `Solver.java`, default settings: not the "revised
 //! rating") keeps SE's ratings and definitions for the techniques they share, but not all
 //! of SE's order: its intersections visit digits before houses, and its unique loops and
-//! BUG carry lkSudoku's fixes (see [`uniqueness`](self), [`bug`](self)). Below chains it runs:
+//! BUG carry lkSudoku's fixes (see [`uniqueness`](self), [`bug`](self)). It runs:
 //!
 //! | order | technique | rating | definition |
 //! |---|---|---|---|
@@ -75,14 +75,20 @@
 //! | 24 | VWXYZ-Wing | 6.2-6.4 | four cells with five digits and a bivalue cell |
 //! | 25 | Aligned Pair Exclusion | 6.2 | as SE |
 //! | 26 | UVWXYZ-Wing | 6.6 | five cells with six digits and a bivalue cell: **only in `SukakuDefault`** |
+//! | 27 | Forcing Chains & Cycles | 6.5-7.x | as SE's 21 |
+//! | 28 | TUVWXYZ-Wing | 7.5 | six cells with seven digits and a bivalue cell: **only in `SukakuDefault`** |
+//! | 29 | Aligned Triplet Exclusion | 7.5 | as SE's 22, a cell's peers in index order |
+//! | 30-32 | Nishio, Multiple, Dynamic Forcing Chains | 7.5, 8.0, 8.5 + length | as SE's 23-25 |
 //!
-//! (5- and 6-strong-link fish and generalized naked sets are off in Sukaku's default set;
-//! TUVWXYZ-Wing, 7.5, comes after its first chains.) [`Ladder::Sukaku`] is the set the
-//! Sudoku Exchange bank's ratings reflect: Sukaku's default set without UVWXYZ-Wing (Sukaku
+//! (5- and 6-strong-link fish and generalized naked sets are off in Sukaku's default set.)
+//! Sukaku's chain producers are SE's, with SE's difficulties, length bonus, search order
+//! and sorting of hints ([`chains`](self)). [`Ladder::Sukaku`] is the set the
+//! Sudoku Exchange bank's ratings reflect: Sukaku's default set without UVWXYZ- and
+//! TUVWXYZ-Wing (Sukaku
 //! so configured agrees with the bank on 99.3% of a 744-puzzle diabolical sample, the full
 //! default set on 96.4%: with UVWXYZ-Wing on, its 6.6 replaces the bank's 6.7-7.7 chains).
-//! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. Chains
-//! (6.5 and up) are not in the engine: a path that needs them is capped.
+//! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. As with
+//! SE's ladder, a path that needs dynamic forcing chains (+) (9.0) or more is capped.
 //!
 //! # Speed: what is kept between steps
 //!
@@ -184,7 +190,7 @@ pub enum Ladder {
     /// it: without UVWXYZ-Wing (and TUVWXYZ-Wing, past chains).
     Sukaku,
     /// Sukaku Explainer's default technique set as its current release runs it: the Sukaku
-    /// ladder and UVWXYZ-Wing (6.6).
+    /// ladder, UVWXYZ-Wing (6.6) and TUVWXYZ-Wing (7.5, after the first chains).
     SukakuDefault,
 }
 
@@ -373,6 +379,10 @@ techniques! {
     /// Five cells holding six digits and a bivalue cell sharing a restricted digit with
     /// them (Sukaku's default set; not in the Exchange bank's ratings).
     UVWXYZWing => "UVWXYZ-Wing",
+    /// Six cells holding seven digits and a bivalue cell sharing a restricted digit with
+    /// them (Sukaku's default set, after its first chains; not in the Exchange bank's
+    /// ratings).
+    TUVWXYZWing => "TUVWXYZ-Wing",
     /// A loop of one digit's strong and weak links.
     BidirectionalXCycle => "Bidirectional X-Cycle",
     /// An X-cycle through four cells.
@@ -548,8 +558,8 @@ enum Finder {
     LockingByDigit,
 }
 
-/// SE 1.2.1.3's producers in `Solver`'s order, up to aligned pair exclusion (chains come
-/// next: a puzzle that needs them is capped).
+/// SE 1.2.1.3's producers in `Solver`'s order, up to aligned pair exclusion (the chains
+/// follow).
 const SE_LADDER: &[Finder] = &[
     Finder::HiddenSingle,
     Finder::DirectLocking,
@@ -575,7 +585,7 @@ const SE_LADDER: &[Finder] = &[
 
 /// Sukaku Explainer's default set (`Solver.java`, its default order) below chains; the
 /// Sukaku ladder is the same without its last producer, UVWXYZ-Wing (the Exchange bank's
-/// ratings). What needs chains is capped.
+/// ratings). The chains follow ([`chain_variant`]).
 const SUKAKU_DEFAULT_LADDER: &[Finder] = &[
     Finder::HiddenSingle,
     Finder::DirectLockingByDigit,
@@ -677,13 +687,13 @@ impl Rater {
         let mut er_exact = 0.0f64;
         while !self.board.solved() {
             let found = find(ladder, &mut self.board, &mut self.hint)
-                || (self.options.ladder == Ladder::Se
-                    && self.chains.find(
-                        &self.board,
-                        &mut self.hint,
-                        solution.cells(),
-                        self.options.max_rating,
-                    ));
+                || self.chains.find(
+                    &self.board,
+                    &mut self.hint,
+                    solution.cells(),
+                    self.options.max_rating,
+                    chain_variant(self.options.ladder),
+                );
             if !found {
                 rating.capped = true;
                 break;
@@ -777,6 +787,22 @@ fn is_chain(technique: Technique) -> bool {
 impl Default for Rater {
     fn default() -> Rater {
         Rater::new(RateOptions::default())
+    }
+}
+
+/// The chain part of a ladder: SE's, or Sukaku's (peers by index in aligned triplet
+/// exclusion; TUVWXYZ-Wing after the static chains in its default set).
+fn chain_variant(ladder: Ladder) -> chains::Variant {
+    match ladder {
+        Ladder::Se => chains::Variant::default(),
+        Ladder::Sukaku => chains::Variant {
+            peers_by_index: true,
+            after_static: None,
+        },
+        Ladder::SukakuDefault => chains::Variant {
+            peers_by_index: true,
+            after_static: Some(|b, hint| als_wings::als_wing(b, hint, 6)),
+        },
     }
 }
 

@@ -13,6 +13,12 @@
 //! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no: capped here |
 //! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no |
 //!
+//! Sukaku Explainer's default set runs the same producers in the same order, with SE's
+//! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
+//! SE does, and sorts the hints alike); two things differ ([`Variant`]): its aligned triplet
+//! exclusion lists a cell's peers by index, and its TUVWXYZ-Wing (7.5, not in the Exchange
+//! bank's ratings) runs between the static chains and aligned triplet exclusion.
+//!
 //! A step that reaches the first producer the engine does not have is **capped** (the
 //! rating so far, [`Rating::capped`](crate::rate::Rating::capped)): never a wrong number.
 //! Likewise, when `max_rating` is below a producer's least difficulty, nothing from it on
@@ -42,6 +48,16 @@ use super::hint::Hint;
 use super::{Difficulty, Technique};
 use forcing::{Kind, Pass};
 use links::{cell_of, digit_of, is_on};
+
+/// How a ladder's chain part differs from SE 1.2.1.3's.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Variant {
+    /// Aligned triplet exclusion takes a cell's peers in index order (Sukaku Explainer).
+    pub(crate) peers_by_index: bool,
+    /// A producer run after the static chains, before aligned triplet exclusion (least
+    /// difficulty 7.5): Sukaku's TUVWXYZ-Wing.
+    pub(crate) after_static: Option<fn(&Board, &mut Hint) -> bool>,
+}
 
 /// Scratch of the chain producers; one per rater, allocated once.
 pub(crate) struct Chains {
@@ -108,14 +124,16 @@ impl Chains {
         Shape::Branches
     }
 
-    /// Runs the chain producers in SE's order; the step is in `hint`. `false` when a
-    /// producer the engine does not have would be next (or `max` rules the rest out).
+    /// Runs the chain producers in SE's order, as `variant` changes it; the step is in
+    /// `hint`. `false` when a producer the engine does not have would be next (or `max`
+    /// rules the rest out).
     pub(crate) fn find(
         &mut self,
         b: &Board,
         hint: &mut Hint,
         solution: &[u8; CELLS],
         max: Option<Difficulty>,
+        variant: Variant,
     ) -> bool {
         let below = |least: u8| max.is_some_and(|m| m < Difficulty(least));
         self.last = Last::None;
@@ -131,7 +149,13 @@ impl Chains {
         if below(75) {
             return false;
         }
-        if triplet::aligned_triplet(b, hint) {
+        if variant
+            .after_static
+            .is_some_and(|producer| producer(b, hint))
+        {
+            return true;
+        }
+        if triplet::aligned_triplet(b, hint, variant.peers_by_index) {
             return true;
         }
         if let Some(found) = self.nishio.find(b, solution) {

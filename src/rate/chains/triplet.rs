@@ -5,7 +5,8 @@
 //! least one *excluder* peer (two or three candidates). For each pair of base cells (SE's
 //! order: by the second, then the first; they need not see each other), each third base
 //! cell that is an excluder of one of the two (in the order of the first cell's peers, then
-//! the second's) makes a triplet. With two common excluders or more, a combination of
+//! the second's; Sukaku Explainer lists a cell's peers by index instead, `by_index`) makes
+//! a triplet. With two common excluders or more, a combination of
 //! values for the three cells is impossible when two cells sharing a house get the same
 //! value, or when an excluder's candidates all lie in the combination; a candidate of a base
 //! cell in no possible combination is removed. The first triplet removing anything is the
@@ -15,8 +16,9 @@ use crate::rate::board::{cells_of, digits_of, Board, CELLS, HOUSE_ORDER, PEERS};
 use crate::rate::hint::Hint;
 use crate::rate::Technique;
 
-/// Aligned triplet exclusion: the first hint, in `hint`.
-pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint) -> bool {
+/// Aligned triplet exclusion: the first hint, in `hint`. `by_index`: third cells in index
+/// order (the first cell's excluders, then the second's), as Sukaku Explainer visits them.
+pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> bool {
     let mut small = 0u128;
     let mut single = 0u128;
     for c in cells_of(b.open) {
@@ -49,15 +51,22 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint) -> bool {
                 continue;
             }
             let mut t = 0;
-            for (&o, from_second) in HOUSE_ORDER[c0]
-                .iter()
-                .map(|o| (o, false))
-                .chain(HOUSE_ORDER[c1].iter().map(|o| (o, true)))
-            {
-                let o = o as usize;
-                if twin >> o & 1 != 0 && !(from_second && x0 >> o & 1 != 0) {
+            if by_index {
+                for o in cells_of(twin & x0).chain(cells_of(twin & x1 & !x0)) {
                     tails[t] = o;
                     t += 1;
+                }
+            } else {
+                for (&o, from_second) in HOUSE_ORDER[c0]
+                    .iter()
+                    .map(|o| (o, false))
+                    .chain(HOUSE_ORDER[c1].iter().map(|o| (o, true)))
+                {
+                    let o = o as usize;
+                    if twin >> o & 1 != 0 && !(from_second && x0 >> o & 1 != 0) {
+                        tails[t] = o;
+                        t += 1;
+                    }
                 }
             }
             for &c2 in &tails[..t] {
