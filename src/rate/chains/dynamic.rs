@@ -24,12 +24,11 @@
 //! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
 //! step, each a copy of the candidates and a walk of at most 1,458 potentials.
 
+use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
-use crate::rate::board::{
-    cells_of, digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
-};
+use crate::rate::board::{cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 const NONE: u16 = u16::MAX;
@@ -296,22 +295,16 @@ pub(crate) type Found = key::Found<Kind>;
 /// Scratch: the "on" propagation of each digit of the current cell, the "off" one of the
 /// current digit, one for the other places of a house, and a house's running intersection.
 pub(crate) struct Dynamic {
-    per_digit: Vec<Implied>,
+    cr: CellRegion<Implied>,
     off: Box<Implied>,
-    other: Box<Implied>,
-    common: [u64; WORDS],
-    sum: [u32; POTENTIALS],
 }
 
 impl Dynamic {
     pub(crate) fn new() -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
-            per_digit: (0..9).map(|_| Implied::new()).collect(),
+            cr: CellRegion::new(Implied::new),
             off: Box::new(Implied::new()),
-            other: Box::new(Implied::new()),
-            common: [0; WORDS],
-            sum: [0; POTENTIALS],
         })
     }
 
@@ -325,9 +318,10 @@ impl Dynamic {
             }
             for v in digits_of(cands) {
                 self.binary(b, c, v, &mut best);
-                self.regions(b, c, v, &mut best);
+                let region = |house, digit| Kind::Region { house, digit };
+                self.cr.regions(b, (c, v), (BASE, 6), region, &mut best);
             }
-            self.cell(b, c, &mut best);
+            self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
         }
         best
     }
@@ -335,7 +329,7 @@ impl Dynamic {
     /// Contradictions from "v on" and "v off" in cell `c`, then double forcing chains.
     fn binary(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
         let (on, off) = (potential(c, v, true), potential(c, v, false));
-        let own = &mut self.per_digit[v];
+        let own = &mut self.cr.per_digit[v];
         own.propagate(b, on);
         if let Some(cx) = clash_complexity(own) {
             offer(b, BASE, off, cx, 7, c, Kind::Contradiction, best);
@@ -347,7 +341,7 @@ impl Dynamic {
         if b.cands[c].count_ones() < 3 {
             return;
         }
-        let own = &self.per_digit[v];
+        let own = &self.cr.per_digit[v];
         for kind in [true, false] {
             for j in 0..own.len {
                 let p = own.order[j];
@@ -356,76 +350,6 @@ impl Dynamic {
                     let kind = Kind::Double { digit: v as u8 };
                     offer(b, BASE, p, cx, 1, c, kind, best);
                 }
-            }
-        }
-    }
-
-    /// Region forcing chains from digit `v` of cell `c`.
-    fn regions(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
-        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
-            let h = h as usize;
-            let positions = b.pos[h][v];
-            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
-                continue;
-            }
-            self.common = self.per_digit[v].set;
-            let mut rest = positions & (positions - 1);
-            let mut first = true;
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let o = HOUSE_CELLS[h][i] as usize;
-                self.other.propagate(b, potential(o, v, true));
-                for w in 0..WORDS {
-                    self.common[w] &= self.other.set[w];
-                }
-                let own = &self.per_digit[v];
-                for j in 0..own.len {
-                    let p = own.order[j];
-                    if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        if first {
-                            self.sum[p as usize] = own.ancestors(p, None);
-                        }
-                        self.sum[p as usize] += self.other.ancestors(p, None);
-                    }
-                }
-                first = false;
-            }
-            let own = &self.per_digit[v];
-            for kind in [true, false] {
-                for j in 0..own.len {
-                    let p = own.order[j];
-                    if is_on(p) == kind && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let kind = Kind::Region {
-                            house: h as u8,
-                            digit: v as u8,
-                        };
-                        offer(b, BASE, p, self.sum[p as usize], 6, c, kind, best);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Cell forcing chains from all digits of cell `c`.
-    fn cell(&self, b: &Board, c: usize, best: &mut Option<Found>) {
-        let cands = b.cands[c];
-        let own = &self.per_digit[cands.trailing_zeros() as usize];
-        for kind in [true, false] {
-            'targets: for j in 0..own.len {
-                let p = own.order[j];
-                if is_on(p) != kind {
-                    continue;
-                }
-                for v in digits_of(cands) {
-                    if !self.per_digit[v].has(p) {
-                        continue 'targets;
-                    }
-                }
-                let cx = digits_of(cands)
-                    .map(|v| self.per_digit[v].ancestors(p, None))
-                    .sum();
-                offer(b, BASE, p, cx, 5, c, Kind::Cell, best);
             }
         }
     }
@@ -440,6 +364,21 @@ fn clash_complexity(x: &Implied) -> Option<u32> {
         hidden_region: 0,
     });
     Some(x.ancestors(on, on_parents) + x.ancestors(off, off_parents))
+}
+
+impl Propagation for Implied {
+    fn propagate(&mut self, b: &Board, root: u16) {
+        Implied::propagate(self, b, root);
+    }
+    fn found(&self) -> &[u16] {
+        &self.order[..self.len]
+    }
+    fn set(&self) -> &[u64; WORDS] {
+        &self.set
+    }
+    fn complexity(&self, p: u16) -> u32 {
+        self.ancestors(p, None)
+    }
 }
 
 impl Tree for Implied {
@@ -524,16 +463,16 @@ impl Dynamic {
                 }
             }
             Kind::Double { digit } => {
-                one(&mut self.other, potential(c, digit as usize, true), out);
+                one(&mut self.cr.other, potential(c, digit as usize, true), out);
                 out.push('\n');
-                one(&mut self.other, potential(c, digit as usize, false), out);
+                one(&mut self.cr.other, potential(c, digit as usize, false), out);
             }
             Kind::Cell => {
                 for (i, v) in digits_of(b.cands[c]).enumerate() {
                     if i > 0 {
                         out.push('\n');
                     }
-                    one(&mut self.other, potential(c, v, true), out);
+                    one(&mut self.cr.other, potential(c, v, true), out);
                 }
             }
             Kind::Region { house, digit } => {
@@ -543,7 +482,7 @@ impl Dynamic {
                         out.push('\n');
                     }
                     let o = HOUSE_CELLS[h][i] as usize;
-                    one(&mut self.other, potential(o, digit as usize, true), out);
+                    one(&mut self.cr.other, potential(o, digit as usize, true), out);
                 }
             }
         }

@@ -34,6 +34,7 @@
 //! complexity, sort key) ([`key::Key`]); each module's header says what it searches and how
 //! the search is cut without changing that hint.
 
+mod cell_region;
 mod dynamic;
 mod eureka;
 mod forcing;

@@ -22,10 +22,11 @@
 //! order is: for each cell, for each digit, its region hints, then the cell's hints; SE
 //! takes the first of the least (difficulty, complexity, sort key) ([`Key`](key::Key)).
 
+use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, ROOT};
-use super::key::{self, offer};
+use super::key::{self};
 use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
-use crate::rate::board::{cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
+use crate::rate::board::{cells_of, digits_of, Board, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 
@@ -121,6 +122,21 @@ impl Implied {
     }
 }
 
+impl Propagation for Implied {
+    fn propagate(&mut self, b: &Board, root: u16) {
+        Implied::propagate(self, b, root);
+    }
+    fn found(&self) -> &[u16] {
+        &self.order[..self.len]
+    }
+    fn set(&self) -> &[u64; WORDS] {
+        &self.set
+    }
+    fn complexity(&self, p: u16) -> u32 {
+        u32::from(self.depth[p as usize])
+    }
+}
+
 impl Tree for Implied {
     fn parent(&self, p: u16) -> u16 {
         self.parent[p as usize]
@@ -143,22 +159,15 @@ pub(crate) enum Kind {
 /// The best cell or region forcing chain so far.
 pub(crate) type Found = key::Found<Kind>;
 
-/// Scratch: one propagation per digit of the current cell, one for the other places of a
-/// house, and the running intersection of a house.
+/// Scratch: the propagations of the current cell's digits and of a house's other places.
 pub(crate) struct Multiple {
-    per_digit: [Implied; 9],
-    other: Implied,
-    common: [u64; WORDS],
-    sum: [u32; POTENTIALS],
+    cr: CellRegion<Implied>,
 }
 
 impl Multiple {
     pub(crate) fn new() -> Box<Multiple> {
         Box::new(Multiple {
-            per_digit: [const { Implied::new() }; 9],
-            other: Implied::new(),
-            common: [0; WORDS],
-            sum: [0; POTENTIALS],
+            cr: CellRegion::new(Implied::new),
         })
     }
 
@@ -171,83 +180,13 @@ impl Multiple {
                 continue;
             }
             for v in digits_of(cands) {
-                self.per_digit[v].propagate(b, potential(c, v, true));
-                self.regions(b, c, v, &mut best);
+                self.cr.per_digit[v].propagate(b, potential(c, v, true));
+                let region = |house, digit| Kind::Region { house, digit };
+                self.cr.regions(b, (c, v), (BASE, 6), region, &mut best);
             }
-            self.cell(b, c, &mut best);
+            self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
         }
         best
-    }
-
-    /// Region forcing chains from digit `v` of cell `c`.
-    fn regions(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
-        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
-            let h = h as usize;
-            let positions = b.pos[h][v];
-            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
-                continue;
-            }
-            let own = &self.per_digit[v];
-            self.common = own.set;
-            for i in 0..own.len {
-                let p = own.order[i];
-                self.sum[p as usize] = u32::from(own.depth[p as usize]);
-            }
-            let mut rest = positions & (positions - 1);
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let o = HOUSE_CELLS[h][i] as usize;
-                self.other.propagate(b, potential(o, v, true));
-                for w in 0..WORDS {
-                    self.common[w] &= self.other.set[w];
-                }
-                let own = &self.per_digit[v];
-                for j in 0..own.len {
-                    let p = own.order[j];
-                    if self.other.has(p) {
-                        self.sum[p as usize] += u32::from(self.other.depth[p as usize]);
-                    }
-                }
-            }
-            let own = &self.per_digit[v];
-            for on in [true, false] {
-                for j in 0..own.len {
-                    let p = own.order[j];
-                    if is_on(p) == on && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let kind = Kind::Region {
-                            house: h as u8,
-                            digit: v as u8,
-                        };
-                        offer(b, BASE, p, self.sum[p as usize], 6, c, kind, best);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Cell forcing chains from all digits of cell `c`.
-    fn cell(&mut self, b: &Board, c: usize, best: &mut Option<Found>) {
-        let cands = b.cands[c];
-        let first = cands.trailing_zeros() as usize;
-        let own = &self.per_digit[first];
-        for on in [true, false] {
-            'targets: for j in 0..own.len {
-                let p = own.order[j];
-                if is_on(p) != on {
-                    continue;
-                }
-                let mut sum = 0u32;
-                for v in digits_of(cands) {
-                    let other = &self.per_digit[v];
-                    if !other.has(p) {
-                        continue 'targets;
-                    }
-                    sum += u32::from(other.depth[p as usize]);
-                }
-                offer(b, BASE, p, sum, 5, c, Kind::Cell, best);
-            }
-        }
     }
 }
 
@@ -269,12 +208,12 @@ impl Multiple {
                 None => potential(at, i, true),
                 Some(d) => potential(HOUSE_CELLS[at][i] as usize, d, true),
             };
-            self.other.propagate(b, root);
+            self.cr.other.propagate(b, root);
             if !first {
                 out.push('\n');
             }
             first = false;
-            eureka::write_branch(out, &self.other, found.target);
+            eureka::write_branch(out, &*self.cr.other, found.target);
         }
     }
 }
