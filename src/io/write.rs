@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::grid::{Grid, CELLS};
 use crate::rate::Difficulty;
+use crate::rating::writer::difficulty_text;
 
 /// Output formats: `Line` is each command's own line format (a solution, a form, or a text
 /// report).
@@ -60,20 +61,6 @@ pub fn write_grid(out: &mut impl Write, grid: Option<&Grid>, empty: u8) -> io::R
         out.write_all(&buf)?;
     }
     Ok(())
-}
-
-/// `d` as SE prints it (`6.6`, `11.0`) into `out`; returns the length (3 or 4).
-fn write_difficulty(out: &mut [u8], d: Difficulty) -> usize {
-    let (whole, tenth) = (d.0 / 10, d.0 % 10);
-    let mut len = 0;
-    if whole >= 10 {
-        out[len] = b'0' + whole / 10;
-        len += 1;
-    }
-    out[len] = b'0' + whole % 10;
-    out[len + 1] = b'.';
-    out[len + 2] = b'0' + tenth;
-    len + 3
 }
 
 /// Write a CSV field, quoted when it holds a delimiter, quote or line break.
@@ -164,7 +151,7 @@ impl<W: Write> PuzzleLines<W> {
         for (i, d) in rating.into_iter().enumerate() {
             line[len] = if i == 0 { first } else { then };
             len += 1;
-            len += write_difficulty(&mut line[len..], d);
+            len += difficulty_text(d, &mut line[len..]);
         }
         line[len] = b'\n';
         self.out.write_all(&line[..=len])

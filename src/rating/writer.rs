@@ -234,7 +234,7 @@ fn write_difficulty(out: &mut impl Write, d: Difficulty) -> io::Result<()> {
 
 /// [`write_difficulty`] into `out` (at least 4 bytes); returns the bytes written.
 #[inline]
-fn difficulty_text(d: Difficulty, out: &mut [u8]) -> usize {
+pub(crate) fn difficulty_text(d: Difficulty, out: &mut [u8]) -> usize {
     let (whole, tenth) = (d.0 / 10, d.0 % 10);
     let mut len = 0;
     if whole >= 10 {
