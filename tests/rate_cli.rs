@@ -467,7 +467,8 @@ fn steps_replay_soundly_into_the_solution() {
 }
 
 /// `--steps` on chain puzzles of the public datasets (a sample of magictour's top1465 and of
-/// the Sudoku Exchange diabolical bank): every step replays soundly, and every chain step's
+/// the Sudoku Exchange diabolical bank, and the fixtures' puzzles that need dynamic forcing
+/// chains (+)): every step replays soundly, and every chain step's
 /// chains, parsed, hold link by link on the grid of that step and prove its placement or
 /// eliminations ([`eureka::check_step`]). Every family of chains is met.
 #[test]
@@ -491,6 +492,12 @@ fn chain_steps_prove_what_they_do_on_datasets() {
             input.push_str(p);
             input.push('\n');
         }
+    }
+    // Dynamic forcing chains (+): the fixtures' puzzles that need them.
+    let text = std::fs::read_to_string(fixture("rate/se-chains.txt")).unwrap();
+    for line in text.lines().filter(|l| l.ends_with("(+)")) {
+        input.push_str(&line[..81]);
+        input.push('\n');
     }
     let (out, code) = rate_stdin(&["--steps", "-q", "--threads", "2"], &input);
     assert_eq!(code, Some(0));
@@ -518,6 +525,8 @@ fn chain_steps_prove_what_they_do_on_datasets() {
         "Dynamic Double Forcing Chains",
         "Dynamic Cell Forcing Chains",
         "Dynamic Region Forcing Chains",
+        "Dynamic Contradiction Forcing Chains (+)",
+        "Dynamic Region Forcing Chains (+)",
     ] {
         let n = chains.get(technique).copied().unwrap_or(0);
         assert!(n > 0, "no {technique} step checked: {chains:?}");

@@ -46,12 +46,13 @@
 //! | 23 | Nishio Forcing Chains | 7.5 + length bonus | an assumption on one digit (a candidate on, or off) whose dynamic consequences on that digit alone clash ([`chains`](self)) |
 //! | 24 | Cell / Region Forcing Chains | 8.0 + length bonus | every candidate of a cell (of three or more), or every place of a digit in a house, assumed true, implies the same conclusion ([`chains`](self)) |
 //! | 25 | Dynamic Contradiction / Double / Cell / Region Forcing Chains | 8.5 + length bonus | as 23 and 24 on every digit, with both rules, each removal read by the links after it ([`chains`](self)) |
+//! | 26 | the same, (+) | 9.0 + length bonus | as 25, and when the links run dry, the removals of intersections, hidden and naked pairs and X-Wings on the reduced grid ([`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (dynamic forcing chains (+), 9.0, and nested chains) are not
-//! in the engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
+//! SE's later chain producers (nested chains, 9.5 and up) are not in the engine: a puzzle
+//! whose path needs them is **capped**: its rating is the path so far and
 //! [`Rating::capped`] is set, never a wrong number.
 //!
 //! # The Sukaku ladders ([`Ladder::Sukaku`], [`Ladder::SukakuDefault`])
@@ -88,7 +89,7 @@
 //! so configured agrees with the bank on 99.3% of a 744-puzzle diabolical sample, the full
 //! default set on 96.4%: with UVWXYZ-Wing on, its 6.6 replaces the bank's 6.7-7.7 chains).
 //! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. As with
-//! SE's ladder, a path that needs dynamic forcing chains (+) (9.0) or more is capped.
+//! SE's ladder, a path that needs nested chains (9.5 and up) is capped.
 //!
 //! # Speed: what is kept between steps
 //!
@@ -414,6 +415,15 @@ techniques! {
     /// Every place of a digit in a house, assumed true, implies the same conclusion
     /// (dynamic).
     DynamicRegionForcingChains => "Dynamic Region Forcing Chains",
+    /// A dynamic contradiction whose propagation also applies intersections, hidden and
+    /// naked pairs and X-Wings to the reduced grid.
+    DynamicContradictionForcingChainsPlus => "Dynamic Contradiction Forcing Chains (+)",
+    /// A dynamic double forcing chain whose propagations also apply the basic rules.
+    DynamicDoubleForcingChainsPlus => "Dynamic Double Forcing Chains (+)",
+    /// A dynamic cell forcing chain whose propagations also apply the basic rules.
+    DynamicCellForcingChainsPlus => "Dynamic Cell Forcing Chains (+)",
+    /// A dynamic region forcing chain whose propagations also apply the basic rules.
+    DynamicRegionForcingChainsPlus => "Dynamic Region Forcing Chains (+)",
 }
 
 impl fmt::Display for Technique {
@@ -781,6 +791,10 @@ fn is_chain(technique: Technique) -> bool {
             | DynamicDoubleForcingChains
             | DynamicCellForcingChains
             | DynamicRegionForcingChains
+            | DynamicContradictionForcingChainsPlus
+            | DynamicDoubleForcingChainsPlus
+            | DynamicCellForcingChainsPlus
+            | DynamicRegionForcingChainsPlus
     )
 }
 

@@ -11,6 +11,9 @@
 //!   also join two candidates whose cell (house) has others, when each of those is off by a
 //!   node already proved from the same assumption (on the chain, or on a bracketed chain of
 //!   its branch).
+//! - Dynamic forcing chains (+) also have rule links `~` (off, then off): the next node is
+//!   removed by an intersection, a hidden or naked pair or an X-Wing on the grid that the
+//!   removals proved so far from the same assumption leave.
 //! - Cycles: the chain closes on its first node in the same state, so its "on" nodes are all
 //!   true or all false, its "off" nodes the opposite; each elimination sees an "on" and an
 //!   "off" node of its digit (or lies in a cell holding an "on" and an "off" node).
@@ -31,18 +34,33 @@ pub type Candidate = (usize, u8);
 /// A candidate and a state (`true`: on).
 type Potential = (Candidate, bool);
 
-/// A chain parsed: its candidates and the links between neighbours (`true`: strong).
+/// A link between neighbours of a chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Link {
+    /// `-`: on, then off.
+    Weak,
+    /// `=`: off, then on.
+    Strong,
+    /// `~`: off, then off by a basic rule.
+    Rule,
+}
+
+/// A chain parsed: its candidates and the links between neighbours.
 #[derive(Debug)]
 struct Chain {
     nodes: Vec<Candidate>,
-    strong: Vec<bool>,
+    links: Vec<Link>,
 }
 
 impl Chain {
-    /// The state (`true`: on) of node `i`, from the first link.
+    /// The state (`true`: on) of node `i`, from the link before it (the first node's from
+    /// the link after it).
     fn state(&self, i: usize) -> bool {
-        let first_on = !self.strong[0];
-        first_on ^ (i % 2 == 1)
+        if i == 0 {
+            self.links[0] == Link::Weak
+        } else {
+            self.links[i - 1] == Link::Strong
+        }
     }
 
     fn last(&self) -> Potential {
@@ -79,7 +97,7 @@ fn parse_chain(text: &str) -> Result<Chain, String> {
     let b = text.as_bytes();
     let mut i = 0;
     let mut nodes: Vec<Candidate> = Vec::new();
-    let mut strong = Vec::new();
+    let mut links = Vec::new();
     let digit = |c: u8| (b'1'..=b'9').contains(&c).then(|| c - b'0');
     loop {
         // A node: [(d) | (d=e)] rXcY.
@@ -120,24 +138,30 @@ fn parse_chain(text: &str) -> Result<Chain, String> {
         i += 4;
         if digits.len() == 2 {
             nodes.push((cell, digits[0]));
-            strong.push(true);
+            links.push(Link::Strong);
         }
         nodes.push((cell, *digits.last().unwrap()));
         match b.get(i) {
             None => break,
-            Some(b'-') => strong.push(false),
-            Some(b'=') => strong.push(true),
+            Some(b'-') => links.push(Link::Weak),
+            Some(b'=') => links.push(Link::Strong),
+            Some(b'~') => links.push(Link::Rule),
             Some(&c) => return Err(format!("a link expected at {i}, found {:?}", c as char)),
         }
         i += 1;
     }
-    if strong.is_empty() {
+    if links.is_empty() {
         return Err("a chain of one node".into());
     }
-    if strong.windows(2).any(|w| w[0] == w[1]) {
+    // An "on" node (after `=`) is followed by `-`; an "off" one (after `-` or `~`) by `=`
+    // or `~`.
+    if links
+        .windows(2)
+        .any(|w| (w[0] == Link::Strong) != (w[1] == Link::Weak))
+    {
         return Err("links do not alternate".into());
     }
-    Ok(Chain { nodes, strong })
+    Ok(Chain { nodes, links })
 }
 
 /// Parses a branch: its main chain, then ` [chain]` for each supporting one.
@@ -164,6 +188,8 @@ struct Proof<'a> {
     houses: &'a [Vec<usize>],
     /// Whether links may read removals proved earlier from the same assumption.
     dynamic: bool,
+    /// Whether rule links may (dynamic forcing chains (+)).
+    plus: bool,
     proved: HashMap<Candidate, bool>,
     /// The one candidate that may be proved both on and off: the end of a chain to a
     /// contradiction.
@@ -175,16 +201,37 @@ impl Proof<'_> {
         self.candidates[cell] >> (d - 1) & 1 == 1
     }
 
+    /// The step's candidates less those proved off.
+    fn reduced(&self) -> [u16; 81] {
+        let mut grid = *self.candidates;
+        for (&(cell, d), &on) in &self.proved {
+            if !on {
+                grid[cell] &= !(1 << (d - 1));
+            }
+        }
+        grid
+    }
+
     /// Whether every candidate of `others` is proved off.
     fn all_off(&self, mut others: impl Iterator<Item = Candidate>) -> bool {
         others.all(|x| self.proved.get(&x) == Some(&false))
     }
 
-    /// Whether the link from `a` (in state `on`) to `b` holds.
-    fn link(&self, a: Candidate, b: Candidate, strong: bool) -> Result<(), String> {
+    /// Whether the link from `a` to `b` holds.
+    fn link(&self, a: Candidate, b: Candidate, link: Link) -> Result<(), String> {
         if !self.has(a) || !self.has(b) || a == b {
             return Err("a node is not a candidate, or links to itself".into());
         }
+        if link == Link::Rule {
+            return if !self.plus {
+                Err("a rule link outside dynamic forcing chains (+)".into())
+            } else if basic_rules_remove(&self.reduced(), self.houses, b) {
+                Ok(())
+            } else {
+                Err("no basic rule removes the candidate from the reduced grid".into())
+            };
+        }
+        let strong = link == Link::Strong;
         let others_in_cell = || {
             (1..=9u8)
                 .filter(move |&e| e != a.1 && e != b.1)
@@ -228,17 +275,18 @@ impl Proof<'_> {
         }
     }
 
-    /// Proves the nodes of a chain from its first one, which must be proved in its state
-    /// (a node proved in both states is an error but at `clash_at`). Returns how many links
-    /// held.
-    fn walk(&mut self, chain: &Chain) -> Result<usize, String> {
+    /// Proves the nodes of a chain from node `from` on (the first node must be proved in
+    /// its state; a node proved in both states is an error but at `clash_at`). Returns how
+    /// many links held. A walk resumes where the last one stopped: a rule link, proved on
+    /// the grid of its time, stays proved (more removals may hide the rule, never undo it).
+    fn walk(&mut self, chain: &Chain, from: usize) -> Result<usize, String> {
         let start = (chain.nodes[0], chain.state(0));
-        if self.proved.get(&start.0) != Some(&start.1) {
+        if from == 0 && self.proved.get(&start.0) != Some(&start.1) {
             return Ok(0);
         }
-        for i in 0..chain.strong.len() {
+        for i in from..chain.links.len() {
             let (a, b) = (chain.nodes[i], chain.nodes[i + 1]);
-            if self.link(a, b, chain.strong[i]).is_err() {
+            if self.link(a, b, chain.links[i]).is_err() {
                 return Ok(i);
             }
             let state = chain.state(i + 1);
@@ -253,7 +301,7 @@ impl Proof<'_> {
                 }
             }
         }
-        Ok(chain.strong.len())
+        Ok(chain.links.len())
     }
 }
 
@@ -263,7 +311,7 @@ fn prove_branch(
     candidates: &[u16; 81],
     houses: &[Vec<usize>],
     text: &str,
-    dynamic: bool,
+    (dynamic, plus): (bool, bool),
     clash_ok: bool,
 ) -> Result<(Potential, Potential), String> {
     let chains = parse_branch(text)?;
@@ -274,6 +322,7 @@ fn prove_branch(
         candidates,
         houses,
         dynamic,
+        plus,
         proved: HashMap::new(),
         clash_at: clash_ok.then(|| chains[0].last().0),
     };
@@ -287,10 +336,10 @@ fn prove_branch(
     loop {
         let mut progress = false;
         for (k, chain) in chains.iter().enumerate() {
-            if held[k] == chain.strong.len() {
+            if held[k] == chain.links.len() {
                 continue;
             }
-            let n = proof.walk(chain)?;
+            let n = proof.walk(chain, held[k])?;
             if n > held[k] {
                 held[k] = n;
                 progress = true;
@@ -302,10 +351,10 @@ fn prove_branch(
     }
     for (k, chain) in chains.iter().enumerate() {
         let i = held[k];
-        if i < chain.strong.len() {
+        if i < chain.links.len() {
             let (a, b) = (chain.nodes[i], chain.nodes[i + 1]);
             let why = proof
-                .link(a, b, chain.strong[i])
+                .link(a, b, chain.links[i])
                 .err()
                 .unwrap_or_else(|| "its first node is never proved".into());
             return Err(format!("link {} of chain {k} fails ({why}): {text}", i + 1));
@@ -410,7 +459,8 @@ pub fn family(technique: &str) -> Option<Family> {
 /// `None` for a step that has (and must have) no chain.
 pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>, String> {
     let technique = step["technique"].as_str().unwrap_or_default();
-    let Some(family) = family(technique) else {
+    let plus = technique.ends_with(" (+)");
+    let Some(family) = family(technique.trim_end_matches(" (+)")) else {
         return match step.get("chain") {
             None => Ok(None),
             Some(_) => Err(format!("{technique} has a chain")),
@@ -440,7 +490,13 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
     );
     let mut ends = Vec::new();
     for text in &texts {
-        ends.push(prove_branch(candidates, &houses, text, dynamic, clash_ok)?);
+        ends.push(prove_branch(
+            candidates,
+            &houses,
+            text,
+            (dynamic, plus),
+            clash_ok,
+        )?);
     }
     if family == Family::Cycle {
         check_cycle(step, technique, texts[0])?;
@@ -460,6 +516,79 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
     }
     concludes(step, candidates, c, on)?;
     Ok(Some(family))
+}
+
+/// Whether an intersection, a hidden or naked pair or an X-Wing on `grid` removes `target`.
+fn basic_rules_remove(grid: &[u16; 81], houses: &[Vec<usize>], target: Candidate) -> bool {
+    let (tc, td) = target;
+    let bit = |cell: usize, d: u8| grid[cell] >> (d - 1) & 1 == 1;
+    let count = |h: &[usize], d: u8| h.iter().filter(|&&c| bit(c, d)).count();
+    // Intersections: every place of `td` in one house lies in another.
+    let locked = houses.iter().any(|h1| {
+        count(h1, td) > 0
+            && !h1.contains(&tc)
+            && houses
+                .iter()
+                .any(|h2| h2.contains(&tc) && h1.iter().all(|&c| !bit(c, td) || h2.contains(&c)))
+    });
+    // Hidden pairs: two digits with two places between them in a house, one the target's
+    // cell, which holds the target's digit besides them.
+    let hidden = houses.iter().filter(|h| h.contains(&tc)).any(|h| {
+        (1..=9u8).any(|x| {
+            (x + 1..=9).any(|y| {
+                if x == td || y == td {
+                    return false;
+                }
+                let cells: Vec<usize> = h
+                    .iter()
+                    .copied()
+                    .filter(|&c| bit(c, x) || bit(c, y))
+                    .collect();
+                cells.len() == 2
+                    && cells.contains(&tc)
+                    && cells.iter().all(|&c| bit(c, x) || bit(c, y))
+                    && count(h, x) > 0
+                    && count(h, y) > 0
+            })
+        })
+    });
+    // Naked pairs: two other cells of a house of the target with two digits between them,
+    // one the target's.
+    let naked = houses.iter().filter(|h| h.contains(&tc)).any(|h| {
+        h.iter().any(|&a| {
+            h.iter().any(|&b| {
+                a < b
+                    && a != tc
+                    && b != tc
+                    && grid[a] != 0
+                    && grid[b] != 0
+                    && (grid[a] | grid[b]).count_ones() == 2
+                    && (grid[a] | grid[b]) >> (td - 1) & 1 == 1
+            })
+        })
+    });
+    // X-Wings: two rows (columns) whose places of the digit lie in two columns (rows), the
+    // target in one of those outside the two.
+    let line = |rows: bool, i: usize, k: usize| if rows { i * 9 + k } else { k * 9 + i };
+    let wing = [true, false].iter().any(|&rows| {
+        (0..9).any(|i| {
+            (i + 1..9).any(|j| {
+                let across = |l: usize| (0..9).filter(move |&k| bit(line(rows, l, k), td));
+                let mut covers: Vec<usize> = across(i).chain(across(j)).collect();
+                covers.sort_unstable();
+                covers.dedup();
+                let own = if rows { tc / 9 } else { tc % 9 };
+                let cross = if rows { tc % 9 } else { tc / 9 };
+                covers.len() == 2
+                    && across(i).count() > 0
+                    && across(j).count() > 0
+                    && own != i
+                    && own != j
+                    && covers.contains(&cross)
+            })
+        })
+    });
+    bit(tc, td) && (locked || hidden || naked || wing)
 }
 
 /// A cycle closes on its first node in its state, and each elimination sees an "on" and an

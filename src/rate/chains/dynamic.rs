@@ -24,14 +24,20 @@
 //! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
 //! step, each a copy of the candidates and a walk of at most 1,458 potentials.
 
+use std::cell::RefCell;
+
 use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
+use super::plus::{self, CandSet};
 use crate::rate::board::{cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 const NONE: u16 = u16::MAX;
+/// A first parent at or above this is no potential but `RULE | i`: the removal was made
+/// by a basic rule ([`plus`]), its parents `rule_parents[i]`.
+const RULE: u16 = 0x8000;
 
 /// The parents SE gives a newly implied potential of a clash.
 #[derive(Clone, Copy)]
@@ -56,10 +62,17 @@ pub(crate) struct Implied {
     hidden_region: [u128; CELLS * 9],
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
     clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
+    /// Dynamic forcing chains (+): the basic rules run when the links run dry.
+    plus: bool,
+    /// The parents of each hint of the basic rules that made a removal (reserved once:
+    /// at most one a removal, so never more than the candidates).
+    rule_parents: Vec<CandSet>,
+    /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
+    stack: RefCell<Vec<u16>>,
 }
 
 impl Implied {
-    const fn new() -> Implied {
+    fn new(plus: bool) -> Implied {
         Implied {
             cands: [0; CELLS],
             planes: [0; 9],
@@ -70,6 +83,9 @@ impl Implied {
             hidden_cell: [0; POTENTIALS],
             hidden_region: [0; CELLS * 9],
             clash: None,
+            plus,
+            rule_parents: Vec::with_capacity(if plus { CELLS * 9 } else { 0 }),
+            stack: RefCell::new(Vec::with_capacity(POTENTIALS)),
         }
     }
 
@@ -97,6 +113,7 @@ impl Implied {
         }
         self.len = 0;
         self.clash = None;
+        self.rule_parents.clear();
         self.cands = b.cands;
         self.planes = b.planes;
         let single = |first| Parents {
@@ -123,6 +140,9 @@ impl Implied {
                 off_i += 1;
             }
             if off_i >= self.len {
+                if self.plus && self.advance(b) {
+                    continue;
+                }
                 return;
             }
             let p = self.order[off_i];
@@ -142,6 +162,39 @@ impl Implied {
                 }
             }
         }
+    }
+
+    /// Dynamic forcing chains (+), the links dry: the removals of the basic rules on the
+    /// reduced grid, "off" each with its hint's parents; whether there was a new one.
+    fn advance(&mut self, b: &Board) -> bool {
+        let (cands, planes) = (self.cands, self.planes);
+        let mut added = false;
+        plus::rules(b, &cands, &planes, &mut |parents, removals| {
+            let mut stored = None;
+            for (w, &word) in removals.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let p = (i << 1) as u16;
+                    if self.has(p) {
+                        continue;
+                    }
+                    let k = *stored.get_or_insert_with(|| {
+                        self.rule_parents.push(*parents);
+                        self.rule_parents.len() - 1
+                    });
+                    let parents = Parents {
+                        first: RULE | k as u16,
+                        hidden_cell: 0,
+                        hidden_region: 0,
+                    };
+                    self.add(p, parents);
+                    added = true;
+                }
+            }
+        });
+        added
     }
 
     /// Expands "on" potential `p`; the first "off" whose "on" is already implied, if any.
@@ -238,22 +291,24 @@ impl Implied {
     /// `parents`: those of a new potential of a clash, instead of the stored ones.
     fn ancestors(&self, p: u16, parents: Option<Parents>) -> u32 {
         let mut seen = [0u64; WORDS];
-        let mut stack = [0u16; POTENTIALS];
+        // A potential is pushed once at most: the reserved room always holds them.
+        let mut stack = self.stack.borrow_mut();
+        stack.clear();
         seen[p as usize >> 6] |= 1u64 << (p & 63);
         let mut count = 1;
-        let mut top = 0;
         let mut next = Some((p, parents.unwrap_or_else(|| self.parents_of(p))));
         while let Some((q, pp)) = next {
             let (c, d) = (cell_of(q), digit_of(q));
             let mut visit = |x: u16| {
                 if seen[x as usize >> 6] >> (x & 63) & 1 == 0 {
                     seen[x as usize >> 6] |= 1u64 << (x & 63);
-                    stack[top] = x;
-                    top += 1;
+                    stack.push(x);
                     count += 1;
                 }
             };
-            if pp.first != NONE {
+            if pp.first != NONE && pp.first >= RULE {
+                for_each_rule_parent(&self.rule_parents[(pp.first - RULE) as usize], &mut visit);
+            } else if pp.first != NONE {
                 visit(pp.first);
             }
             for e in digits_of(pp.hidden_cell) {
@@ -262,14 +317,20 @@ impl Implied {
             for o in cells_of(pp.hidden_region) {
                 visit(potential(o, d, false));
             }
-            next = if top > 0 {
-                top -= 1;
-                Some((stack[top], self.parents_of(stack[top])))
-            } else {
-                None
-            };
+            next = stack.pop().map(|x| (x, self.parents_of(x)));
         }
         count
+    }
+}
+
+/// Visits the potentials ("off") of a basic rule's parents.
+fn for_each_rule_parent(set: &CandSet, visit: &mut impl FnMut(u16)) {
+    for (w, &word) in set.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            visit(((w * 64 + bits.trailing_zeros() as usize) << 1) as u16);
+            bits &= bits - 1;
+        }
     }
 }
 
@@ -288,6 +349,8 @@ pub(crate) enum Kind {
 
 /// The difficulty of dynamic forcing chains, before the length bonus.
 const BASE: f64 = 8.5;
+/// The difficulty of dynamic forcing chains (+), before the length bonus.
+const BASE_PLUS: f64 = 9.0;
 
 /// The best dynamic forcing chain so far.
 pub(crate) type Found = key::Found<Kind>;
@@ -297,20 +360,25 @@ pub(crate) type Found = key::Found<Kind>;
 pub(crate) struct Dynamic {
     cr: CellRegion<Implied>,
     off: Box<Implied>,
+    /// 8.5, or 9.0 for dynamic forcing chains (+).
+    base: f64,
 }
 
 impl Dynamic {
-    pub(crate) fn new() -> Box<Dynamic> {
+    /// Dynamic forcing chains, or with `plus` dynamic forcing chains (+).
+    pub(crate) fn new(plus: bool) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
-            cr: CellRegion::new(Implied::new),
-            off: Box::new(Implied::new()),
+            cr: CellRegion::new(|| Implied::new(plus)),
+            off: Box::new(Implied::new(plus)),
+            base: if plus { BASE_PLUS } else { BASE },
         })
     }
 
     /// The producer: the first of the least hints.
     pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
         let mut best: Option<Found> = None;
+        let base = self.base;
         for c in cells_of(b.open) {
             let cands = b.cands[c];
             if cands.count_ones() < 2 {
@@ -319,9 +387,9 @@ impl Dynamic {
             for v in digits_of(cands) {
                 self.binary(b, c, v, &mut best);
                 let region = |house, digit| Kind::Region { house, digit };
-                self.cr.regions(b, (c, v), (BASE, 6), region, &mut best);
+                self.cr.regions(b, (c, v), (base, 6), region, &mut best);
             }
-            self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
+            self.cr.cell(b, c, (base, 5), Kind::Cell, &mut best);
         }
         best
     }
@@ -329,14 +397,15 @@ impl Dynamic {
     /// Contradictions from "v on" and "v off" in cell `c`, then double forcing chains.
     fn binary(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
         let (on, off) = (potential(c, v, true), potential(c, v, false));
+        let base = self.base;
         let own = &mut self.cr.per_digit[v];
         own.propagate(b, on);
         if let Some(cx) = clash_complexity(own) {
-            offer(b, BASE, off, cx, 7, c, Kind::Contradiction, best);
+            offer(b, base, off, cx, 7, c, Kind::Contradiction, best);
         }
         self.off.propagate(b, off);
         if let Some(cx) = clash_complexity(&self.off) {
-            offer(b, BASE, on, cx, 7, c, Kind::Contradiction, best);
+            offer(b, base, on, cx, 7, c, Kind::Contradiction, best);
         }
         if b.cands[c].count_ones() < 3 {
             return;
@@ -348,7 +417,7 @@ impl Dynamic {
                 if is_on(p) == kind && self.off.has(p) {
                     let cx = own.ancestors(p, None) + self.off.ancestors(p, None);
                     let kind = Kind::Double { digit: v as u8 };
-                    offer(b, BASE, p, cx, 1, c, kind, best);
+                    offer(b, base, p, cx, 1, c, kind, best);
                 }
             }
         }
@@ -383,9 +452,27 @@ impl Propagation for Implied {
 
 impl Tree for Implied {
     fn parent(&self, p: u16) -> u16 {
-        self.parent[p as usize]
+        let first = self.parent[p as usize];
+        if first != NONE && first >= RULE {
+            let set = &self.rule_parents[(first - RULE) as usize];
+            let mut lowest = NONE;
+            for_each_rule_parent(set, &mut |q| lowest = lowest.min(q));
+            return lowest;
+        }
+        first
     }
     fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
+        let first = self.parent[p as usize];
+        if first != NONE && first >= RULE {
+            let set = &self.rule_parents[(first - RULE) as usize];
+            let lowest = self.parent(p);
+            for_each_rule_parent(set, &mut |q| {
+                if q != lowest {
+                    visit(q)
+                }
+            });
+            return;
+        }
         hidden_of(p, self.parents_of(p), visit);
     }
 }

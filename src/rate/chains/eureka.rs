@@ -11,6 +11,10 @@
 //!   └ the first node, whose state the first link tells: "-" after it, assumed on; "=", off
 //! ```
 //!
+//! Dynamic forcing chains (+) have a third link, `~`: the node before is off, and so is the
+//! next one, removed by a basic rule (an intersection, a hidden or naked pair, an X-Wing) on
+//! the grid the removals proved so far have reduced: `(5)r1c2-r1c7~(5)r4c7=...`.
+//!
 //! A chain is a path of potentials, "on" and "off" in turn (an "on" implies only "off"s and
 //! an "off" only "on"s, [`links`](super::links)): each "on ⇒ off" is written `-`, each "off ⇒
 //! on" `=`, so the text reads as an alternating inference chain, left to right. An "off ⇒ on"
@@ -79,7 +83,11 @@ pub(crate) fn write_path(out: &mut String, path: &[u16]) {
         let p = path[i];
         let (c, d) = (cell_of(p), digit_of(p));
         if i > 0 {
-            out.push(if is_on(path[i - 1]) { '-' } else { '=' });
+            out.push(match (is_on(path[i - 1]), is_on(p)) {
+                (true, _) => '-',
+                (false, true) => '=',
+                (false, false) => '~',
+            });
         }
         let merged = path
             .get(i + 1)
@@ -126,7 +134,7 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
     while next < queued {
         let q = work[next];
         next += 1;
-        let mut hidden = [0u16; 16];
+        let mut hidden = [0u16; 32];
         let mut k = 0;
         tree.hidden(q, &mut |h| {
             if k < hidden.len() {

@@ -10,8 +10,8 @@
 //! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
 //! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
 //! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
-//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | no: capped here |
-//! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no |
+//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`]) |
+//! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no: capped here |
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
@@ -42,6 +42,7 @@ mod key;
 mod links;
 mod multiple;
 mod nishio;
+mod plus;
 mod triplet;
 
 use super::board::{cells_of, Board, CELLS};
@@ -67,6 +68,7 @@ pub(crate) struct Chains {
     nishio: nishio::Nishio,
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
+    plus: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
 }
@@ -81,6 +83,7 @@ enum Last {
     Nishio(nishio::Found),
     Multiple(multiple::Found),
     Dynamic(dynamic::Found),
+    Plus(dynamic::Found),
 }
 
 /// How a step's chains read, as [`Chains::explain`] wrote them.
@@ -102,7 +105,8 @@ impl Chains {
             best: forcing::Best::new(),
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
-            dynamic: dynamic::Dynamic::new(),
+            dynamic: dynamic::Dynamic::new(false),
+            plus: dynamic::Dynamic::new(true),
             last: Last::None,
         })
     }
@@ -121,6 +125,7 @@ impl Chains {
             Last::Nishio(found) => self.nishio.explain(b, &found, out),
             Last::Multiple(found) => self.multiple.explain(b, &found, out),
             Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
+            Last::Plus(found) => self.plus.explain(b, &found, out),
         }
         Shape::Branches
     }
@@ -175,16 +180,32 @@ impl Chains {
         if below(85) {
             return false;
         }
-        match self.dynamic.find(b) {
+        if let Some(found) = self.dynamic.find(b) {
+            let technique = match found.kind {
+                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
+                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChains,
+                dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
+                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChains,
+            };
+            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+            self.last = Last::Dynamic(found);
+            return true;
+        }
+        if below(90) {
+            return false;
+        }
+        match self.plus.find(b) {
             Some(found) => {
                 let technique = match found.kind {
-                    dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
-                    dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChains,
-                    dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
-                    dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChains,
+                    dynamic::Kind::Contradiction => {
+                        Technique::DynamicContradictionForcingChainsPlus
+                    }
+                    dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsPlus,
+                    dynamic::Kind::Cell => Technique::DynamicCellForcingChainsPlus,
+                    dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsPlus,
                 };
                 fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-                self.last = Last::Dynamic(found);
+                self.last = Last::Plus(found);
                 true
             }
             None => false,
