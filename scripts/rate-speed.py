@@ -1,38 +1,59 @@
 #!/usr/bin/env python3
-"""Per-puzzle time of our rater against Sudoku Explainer (and skfr) by SE rating band.
+"""Per-puzzle time of our rater against Sudoku Explainer (and skfr), by SE rating band.
 
-    scripts/rate-speed.py SE_RAW [--skfr SKFR_RAW] [--repeat N] [--ladder se]
+    scripts/rate-speed.py SE_OUT [--skfr SKFR_OUT] [--repeat N] [--ladder se]
 
-SE_RAW: lines `PUZZLE ER/EP/ED HARDEST WALL_SECONDS [CPU_SECONDS]` (the oracle's raw se-rate
-output; CPU seconds of the rating thread when present, else wall). SKFR_RAW: `PUZZLE ER/EP/ED
-- SECONDS` with skfr's own per-puzzle seconds (1 ms resolution). Puzzles are grouped by SE's ER; each band is rated by
-`target/release/examples/rate_file` (build it first: cargo build --release --example
-rate_file), whose CPU time per puzzle (solve included) is compared with SE's mean. The first
-SE puzzle of a file (JIT warm-up) is left out of SE's mean.
+SE_OUT: serate's output with --format="%g ED=%r/%p/%d %e" (`PUZZLE ED=ER/EP/ED 1.23s`, or
+`1m56s`); the older `PUZZLE ER/EP/ED HARDEST SECONDS [CPU_SECONDS]` lines are read too.
+SKFR_OUT: skfr's `-e` output (`PUZZLE ED=ER/EP/ED;0.003s`, its own per-puzzle time, 1 ms
+resolution). Ours: `target/release/examples/rate_file --each` (build it first: cargo build
+--release --example rate_file), each puzzle's CPU time (its uniqueness solve and rating),
+the mean of --repeat runs of it in a row. Per band: the puzzles, then the mean and median
+of each rater's per-puzzle time, and SE's and skfr's over ours (means). The first SE puzzle
+of a file (JIT warm-up) is left out.
 """
-import argparse, os, re, subprocess, sys, tempfile
+import argparse, os, re, statistics, subprocess, tempfile
 
-BANDS = [(0.0, 2.45, "< 2.5"), (2.45, 4.0, "2.5-3.9"), (4.0, 5.0, "4.0-4.9"),
-         (5.0, 6.0, "5.0-5.9"), (6.0, 6.45, "6.0-6.4"), (6.45, 99.0, ">= 6.5 (capped)")]
+BANDS = [(0.0, 6.45, "< 6.5"), (6.45, 7.45, "6.5-7.4"), (7.45, 8.45, "7.5-8.4"),
+         (8.45, 8.95, "8.5-8.9"), (8.95, 99.0, ">= 9.0"), (0.0, 99.0, "all")]
+
+
+def seconds(text):
+    m = re.fullmatch(r"(?:(\d+)m)?([0-9.]+)s?", text)
+    return int(m.group(1) or 0) * 60 + float(m.group(2))
 
 
 def read(path):
+    """{puzzle: (ER, seconds)}, the first line left out."""
     out = {}
     first = True
     for line in open(path):
-        f = line.split()
-        if len(f) < 4 or len(f[0]) < 81 or "/" not in f[1]:
+        f = re.split(r"[ ;]+", line.strip())
+        if len(f) < 3 or len(f[0]) < 81:
             continue
+        rating = f[1][3:] if f[1].startswith("ED=") else f[1]
         try:
-            er = float(f[1].split("/")[0])
-            t = float(f[4] if len(f) > 4 else f[3])
-        except ValueError:
+            er = float(rating.split("/")[0])
+            t = seconds(f[-1] if len(f) <= 3 or f[1].startswith("ED=") else f[4 if len(f) > 4 else 3])
+        except (ValueError, AttributeError):
             continue
-        if er <= 0.0 or er >= 20.0:
-            continue
-        if not first:
+        if not first and 0.0 < er < 20.0:
             out.setdefault(f[0][:81], (er, t))
         first = False
+    return out
+
+
+def ours_each(exe, ladder, repeat, puzzles):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("\n".join(puzzles) + "\n")
+        name = f.name
+    res = subprocess.run([exe, "--each", "--ladder", ladder, "--repeat", str(repeat), name],
+                         capture_output=True, text=True, check=True)
+    os.unlink(name)
+    out = {}
+    for line in res.stdout.splitlines():
+        p, us = line.split()
+        out[p] = float(us) / 1e6
     return out
 
 
@@ -40,31 +61,30 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("se")
     ap.add_argument("--skfr")
-    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--ladder", default="se")
     args = ap.parse_args()
     se = read(args.se)
     skfr = read(args.skfr) if args.skfr else {}
     exe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "examples", "rate_file")
-    print(f"{'band':<18}{'n':>6}{'SE ms':>10}{'skfr ms':>10}{'ours us':>10}{'SE/ours':>10}")
+    # Our line form of each puzzle (rate_file prints '.' for empty cells).
+    key = {p: p.replace("0", ".") for p in se}
+    ours = ours_each(exe, args.ladder, args.repeat, list(se))
+    ms = lambda v: f"{1000 * v:.2f}"
+    print(f"{'band':<9}{'n':>6}  {'SE mean':>9}{'median':>9}  {'skfr mean':>9}{'median':>9}  "
+          f"{'ours mean':>9}{'median':>9}  {'skfr/ours':>9}{'SE/ours':>9}   (ms)")
     for lo, hi, label in BANDS:
-        ps = [p for p, (er, _) in se.items() if lo <= er < hi]
+        ps = [p for p, (er, _) in se.items() if lo <= er < hi and key[p] in ours]
         if not ps:
             continue
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-            f.write("\n".join(ps) + "\n")
-            name = f.name
-        # Enough work for the thread's CPU clock (updated at scheduling points) to see it.
-        repeat = max(args.repeat, 3000 // len(ps))
-        res = subprocess.run([exe, "--quiet", "--ladder", args.ladder, "--repeat", str(repeat), name],
-                             capture_output=True, text=True)
-        os.unlink(name)
-        m = re.search(r"([0-9.]+) us/puzzle CPU", res.stderr)
-        ours = float(m.group(1)) if m and float(m.group(1)) > 0 else float("nan")
-        se_ms = 1000 * sum(se[p][1] for p in ps) / len(ps)
-        sk = [skfr[p][1] for p in ps if p in skfr]
-        sk_ms = f"{1000 * sum(sk) / len(sk):.2f}" if sk else "-"
-        print(f"{label:<18}{len(ps):>6}{se_ms:>10.2f}{sk_ms:>10}{ours:>10.1f}{1000 * se_ms / ours:>10.0f}")
+        s = [se[p][1] for p in ps]
+        o = [ours[key[p]] for p in ps]
+        k = [skfr[p][1] for p in ps if p in skfr]
+        sk = f"{ms(statistics.mean(k)):>9}{ms(statistics.median(k)):>9}" if k else f"{'-':>9}{'-':>9}"
+        ratio = f"{statistics.mean(k) / statistics.mean(o):>9.1f}" if k else f"{'-':>9}"
+        print(f"{label:<9}{len(ps):>6}  {ms(statistics.mean(s)):>9}{ms(statistics.median(s)):>9}  {sk}  "
+              f"{ms(statistics.mean(o)):>9}{ms(statistics.median(o)):>9}  {ratio}"
+              f"{statistics.mean(s) / statistics.mean(o):>9.0f}")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,16 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> boo
             let (c0, c1) = (list[i], list[j]);
             let (x0, x1) = (PEERS[c0] & small, PEERS[c1] & small);
             let twin = (x0 | x1) & base & !(1u128 << c0) & !(1u128 << c1);
-            if twin == 0 {
+            // The third cells whose triplet removes something, found in any order: most
+            // pairs have none, and only the first of them in SE's order is the hint.
+            let mut hits = 0u128;
+            for c2 in cells_of(twin) {
+                let common = x0 & x1 & PEERS[c2] & small;
+                if common.count_ones() >= 2 && kept(b, [c0, c1, c2], common).is_some() {
+                    hits |= 1u128 << c2;
+                }
+            }
+            if hits == 0 {
                 continue;
             }
             let mut t = 0;
@@ -69,19 +78,40 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> boo
                     }
                 }
             }
-            for &c2 in &tails[..t] {
-                let common = x0 & x1 & PEERS[c2] & small;
-                if common.count_ones() >= 2 && exclude(b, [c0, c1, c2], common, hint) {
-                    return true;
-                }
-            }
+            let c2 = tails[..t]
+                .iter()
+                .copied()
+                .find(|&o| hits >> o & 1 != 0)
+                .expect("a hit is a third cell");
+            let common = x0 & x1 & PEERS[c2] & small;
+            exclude(b, [c0, c1, c2], common, hint);
+            return true;
         }
     }
     false
 }
 
-/// Tests one triplet; fills `hint` if it removes something.
-fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) -> bool {
+/// Fills `hint` with the removals of a triplet that removes something.
+fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) {
+    let keep = kept(b, cells, common).expect("the triplet removes something");
+    let m = cells.map(|c| b.cands[c]);
+    hint.start(Technique::AlignedTripletExclusion, 75);
+    hint.exact = Some(7.5);
+    for c in cells {
+        hint.add_cell(c);
+    }
+    for e in cells_of(common) {
+        hint.add_cell(e);
+    }
+    hint.digits = m[0] | m[1] | m[2];
+    for i in 0..3 {
+        hint.eliminate(cells[i], m[i] & !keep[i]);
+    }
+}
+
+/// The values of each of the triplet's cells in a possible combination, if some value is in
+/// none.
+fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
     let mut excluders = [0u16; 20];
     let mut k = 0;
     for e in cells_of(common) {
@@ -102,6 +132,10 @@ fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) -> bool 
                 if (x == z && s02) || (y == z && s12) {
                     continue;
                 }
+                // A combination of kept values adds nothing: skip its test.
+                if keep[0] >> x & keep[1] >> y & keep[2] >> z & 1 != 0 {
+                    continue;
+                }
                 let set = 1u16 << x | 1 << y | 1 << z;
                 if excluders.iter().any(|&e| e & !set == 0) {
                     continue;
@@ -109,23 +143,12 @@ fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) -> bool 
                 keep[0] |= 1 << x;
                 keep[1] |= 1 << y;
                 keep[2] |= 1 << z;
+                if keep == m {
+                    // Every value kept: nothing to remove.
+                    return None;
+                }
             }
         }
     }
-    if (0..3).all(|i| keep[i] == m[i]) {
-        return false;
-    }
-    hint.start(Technique::AlignedTripletExclusion, 75);
-    hint.exact = Some(7.5);
-    for c in cells {
-        hint.add_cell(c);
-    }
-    for e in cells_of(common) {
-        hint.add_cell(e);
-    }
-    hint.digits = m[0] | m[1] | m[2];
-    for i in 0..3 {
-        hint.eliminate(cells[i], m[i] & !keep[i]);
-    }
-    true
+    (keep != m).then_some(keep)
 }
