@@ -30,13 +30,16 @@ commit_label() {
 }
 
 # The CPU as results name it: the model name, with the core generation when /proc/cpuinfo
-# says only "AMD EPYC" (family 25 with AVX-512 is Zen 4), and the cores this run may use.
+# says only "AMD EPYC" (family 25 with AVX-512 is Zen 4, family 26 Zen 5), and the cores this
+# run may use.
 cpu_label() {
   local model family
   model=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
   family=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | xargs)
   if [ "$model" = "AMD EPYC" ] && [ "$family" = 25 ] && grep -qm1 avx512f /proc/cpuinfo; then
     model="AMD EPYC Zen 4"
+  elif [ "$model" = "AMD EPYC" ] && [ "$family" = 26 ]; then
+    model="AMD EPYC Zen 5"
   fi
   echo "$model, $(nproc) cores"
 }

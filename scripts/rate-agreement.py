@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Agreement of our ratings with a reference rater, by rating band.
 
-    scripts/rate-agreement.py REFERENCE OURS [--show N] [--bands se|fine|value]
+    scripts/rate-agreement.py REFERENCE OURS [--show N] [--bands se|fine|chains|value]
 
 REFERENCE lines, any of:
     PUZZLE ED=ER/EP/ED [SECONDS]          serate's output (--format="%g ED=%r/%p/%d %e")
@@ -79,6 +79,9 @@ BANDS_SE = [(0.0, 2.45, "< 2.5"), (2.45, 4.0, "2.5-3.9"), (4.0, 5.0, "4.0-4.9"),
             (6.95, 7.45, "7.0-7.4"), (7.45, 7.95, "7.5-7.9"), (7.95, 8.45, "8.0-8.4"),
             (8.45, 8.95, "8.5-8.9"), (8.95, 99.0, ">= 9.0")]
 
+BANDS_CHAINS = [(0.0, 6.45, "< 6.5"), (6.45, 7.45, "6.5-7.4"), (7.45, 8.45, "7.5-8.4"),
+                (8.45, 8.95, "8.5-8.9"), (8.95, 9.45, "9.0-9.4"), (9.45, 99.0, ">= 9.5")]
+
 
 def bands_fine():
     out = [(0.0, 2.45, "< 2.5")]
@@ -95,7 +98,7 @@ def main():
     ap.add_argument("reference")
     ap.add_argument("ours")
     ap.add_argument("--show", type=int, default=20, help="differing puzzles to list")
-    ap.add_argument("--bands", choices=["se", "fine", "value"], default="se")
+    ap.add_argument("--bands", choices=["se", "fine", "chains", "value"], default="se")
     ap.add_argument("--bank", action="store_true", help="the last field is the reference ER")
     ap.add_argument("--cap-from", type=float, default=6.5,
                     help="reference ER from which a capped rating counts as agreeing (the least "
@@ -107,7 +110,7 @@ def main():
     if args.bands == "value":
         by_value(ref, ours, args.show)
         return
-    bands = BANDS_SE if args.bands == "se" else bands_fine()
+    bands = {"se": BANDS_SE, "chains": BANDS_CHAINS}.get(args.bands) or bands_fine()
     rows = {label: [0, 0, 0, 0, 0, 0] for _, _, label in bands}
     diffs = []
     missing = 0
