@@ -31,7 +31,9 @@ use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::plus::{self, CandSet};
-use crate::rate::board::{cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
+use crate::rate::board::{
+    cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
+};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 const NONE: u16 = u16::MAX;
@@ -238,7 +240,7 @@ impl Implied {
         let (c, d) = (cell_of(p), digit_of(p));
         let mut n = 0;
         let m = self.cands[c];
-        if m.count_ones() == 2 {
+        if two_bits(m) {
             let e = (m & !(1 << d)).trailing_zeros() as usize;
             out[0] = (
                 potential(c, e, true),
@@ -253,7 +255,7 @@ impl Implied {
         for &h in &CELL_HOUSES[c] {
             let house = HOUSE_MASK[h as usize];
             let now = self.planes[d] & house;
-            if now.count_ones() != 2 {
+            if !two_cells(now) {
                 continue;
             }
             let o = (now & !(1u128 << c)).trailing_zeros() as usize;

@@ -16,7 +16,7 @@
 //! The lists come in SE's order (`Chaining.getOnToOff` / `getOffToOn`), which decides the
 //! breadth-first trees and so which chain of equal length is found first.
 
-use crate::rate::board::{digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
+use crate::rate::board::{digits_of, two_bits, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 /// Potentials: two per candidate of the grid.
 pub(crate) const POTENTIALS: usize = 1458;
@@ -97,7 +97,7 @@ pub(crate) fn off_to_on(b: &Board, p: u16, rules: Rules, out: &mut [u16; 4]) -> 
     let mut n = 0;
     if rules.y {
         let m = b.cands[c];
-        if m.count_ones() == 2 {
+        if two_bits(m) {
             let e = (m & !(1 << d)).trailing_zeros() as usize;
             out[n] = potential(c, e, true);
             n += 1;
@@ -107,7 +107,7 @@ pub(crate) fn off_to_on(b: &Board, p: u16, rules: Rules, out: &mut [u16; 4]) -> 
         for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
             let h = h as usize;
             let positions = b.pos[h][d];
-            if positions.count_ones() == 2 {
+            if two_bits(positions) {
                 let i = (positions & !(1 << CELL_INDEX[c][k])).trailing_zeros() as usize;
                 let on = potential(HOUSE_CELLS[h][i] as usize, d, true);
                 if !out[..n].contains(&on) {

@@ -29,7 +29,9 @@
 use super::eureka::{self, Tree, WithClash, ROOT};
 use super::key::Key;
 use super::links::{cell_of, potential};
-use crate::rate::board::{cells_of, digits_of, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK};
+use crate::rate::board::{
+    cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
+};
 
 /// SE's sort key of a contradiction hint.
 const SORT: u8 = 7;
@@ -189,7 +191,7 @@ impl Nishio {
         for &h in &CELL_HOUSES[p] {
             let house = HOUSE_MASK[h as usize];
             let now = self.plane & house;
-            if now.count_ones() != 2 {
+            if !two_cells(now) {
                 continue;
             }
             let o = (now & !(1u128 << p)).trailing_zeros() as u8;

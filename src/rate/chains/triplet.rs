@@ -12,7 +12,9 @@
 //! cell in no possible combination is removed. The first triplet removing anything is the
 //! hint (SE does not sort these).
 
-use crate::rate::board::{cells_of, digits_of, Board, CELLS, HOUSE_ORDER, PEERS};
+use crate::rate::board::{
+    cells_of, digits_of, two_bits, Board, ALL_DIGITS, CELLS, HOUSE_ORDER, PEERS,
+};
 use crate::rate::hint::Hint;
 use crate::rate::Technique;
 
@@ -112,13 +114,19 @@ fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) {
 /// The values of each of the triplet's cells in a possible combination, if some value is in
 /// none.
 fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
-    let mut excluders = [0u16; 20];
-    let mut k = 0;
+    // The value sets (bit masks) an excluder rules out: its candidates (two or three) and,
+    // for two, each with one value more.
+    let mut excluded = [0u64; 8];
+    let mut mark = |s: u16| excluded[s as usize >> 6] |= 1 << (s & 63);
     for e in cells_of(common) {
-        excluders[k] = b.cands[e];
-        k += 1;
+        let e = b.cands[e];
+        mark(e);
+        if two_bits(e) {
+            for d in digits_of(ALL_DIGITS & !e) {
+                mark(e | 1 << d);
+            }
+        }
     }
-    let excluders = &excluders[..k];
     let sees = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
     let (s01, s02, s12) = (sees(0, 1), sees(0, 2), sees(1, 2));
     let m = cells.map(|c| b.cands[c]);
@@ -128,16 +136,18 @@ fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
             if x == y && s01 {
                 continue;
             }
-            for z in digits_of(m[2]) {
+            // With x and y kept, a combination adds only a third value not kept yet.
+            let zs = if keep[0] >> x & keep[1] >> y & 1 != 0 {
+                m[2] & !keep[2]
+            } else {
+                m[2]
+            };
+            for z in digits_of(zs) {
                 if (x == z && s02) || (y == z && s12) {
                     continue;
                 }
-                // A combination of kept values adds nothing: skip its test.
-                if keep[0] >> x & keep[1] >> y & keep[2] >> z & 1 != 0 {
-                    continue;
-                }
                 let set = 1u16 << x | 1 << y | 1 << z;
-                if excluders.iter().any(|&e| e & !set == 0) {
+                if excluded[set as usize >> 6] >> (set & 63) & 1 != 0 {
                     continue;
                 }
                 keep[0] |= 1 << x;
