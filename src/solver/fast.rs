@@ -246,6 +246,28 @@
 //!   and serg 0.94-1.00 (the `bmi2` path alone: 17-clue 0.93, serg 0.95). A few percent on
 //!   the hard sets does not pay for a loss on the easy ones; the instructions saved are
 //!   mostly not on the critical path.
+//! - kept (2026-12-03, fbb15c4, Zen 4): naked singles and mini-row counting over the three
+//!   bands at once, one SSE2 lane per band (`lanes.rs`: a digit's three band words are one
+//!   unaligned load; SSE2 is in the x86-64 baseline, so every path has it), the counting's
+//!   may/must sets as one 18-bit field, the band choice's configurations to choose from
+//!   stored in `MINI_ROWS` (bits 24-27), and the stack updates' own result instead of a
+//!   changed-word scan after them. Same trees and output. Callgrind (`solve --limit 2`):
+//!   shuffled 1106 248.5M → 193.1M instructions, serg 199.4M → 182.5M, shuffled 17-clue
+//!   782M → 746M. `ab-bench.sh`, 9 alternating runs against c2618ee, medians of the
+//!   pairwise ratios: shuffled 1106 L2 1.078, serg L1 1.027, shuffled 17-clue L2 1.025.
+//!   Paired with tdoku in the same rounds (5, 2026-12-03), fbb15c4 / c2618ee: 1106 L2
+//!   1.094, shuffled 1106 L1 1.044, 11+ L2 1.016, serg L2 1.013, serg L1 0.997, top1465
+//!   L2 1.040, shuffled 17-clue L2 0.999; Kaggle L1 1.028 (`scripts/results/paired-peers.txt`).
+//! - lost (2026-12-03, against fbb15c4, Zen 4): the band update's column lock applied to the
+//!   digit's three words by one loop over `cand[base..base + 3]` (its own word too, which is
+//!   rewritten last) instead of two `OTHER_BANDS` lookups with bounds checks: −3.7%
+//!   instructions on shuffled 1106, −3% on serg, but no faster (the same `ab-bench.sh`
+//!   runs, against c2618ee: 1106 L2 1.026 where fbb15c4 measured 1.078, serg L1 1.012
+//!   against 1.027, 17-clue L2 1.014 against 1.025): one more store per update,
+//!   which already makes 14 (9-digit clear, column lock, the word, `prev`, `unsolved`); the
+//!   update looks bound by its stores rather than by its instruction count. The same
+//!   indices by selects (`if band == 2 { i - 2 } else { i + 1 }`): +3% instructions. The
+//!   pending words of a round visited band by band: +6% instructions; highest first: ±0.
 
 mod bands;
 mod lanes;
