@@ -29,7 +29,8 @@
 //!   which knows what it changed ([`State::update_hinted`]).
 //! - **naked singles**, once the band updates reach a fixed point: bit-sliced counting over
 //!   the 9 digit words of a band finds cells with one candidate (`once = seen & !seen_twice`)
-//!   and cells with none (contradiction). The same pass notes the first bivalue cell.
+//!   and cells with none (contradiction), for the three bands at once (one SSE2 lane each,
+//!   `lanes.rs`). The same pass notes the first bivalue cell.
 //! - **stack update**, when both of the above are exhausted, for the digits they changed: the
 //!   column-direction twin of the band update (mini-columns of a stack form a permutation
 //!   matrix too: hidden singles in columns, column-box reductions). PEXT/PDEP with BMI2.
@@ -245,11 +246,35 @@
 //!   and serg 0.94-1.00 (the `bmi2` path alone: 17-clue 0.93, serg 0.95). A few percent on
 //!   the hard sets does not pay for a loss on the easy ones; the instructions saved are
 //!   mostly not on the critical path.
+//! - kept (2026-12-03, fbb15c4, Zen 4): naked singles and mini-row counting over the three
+//!   bands at once, one SSE2 lane per band (`lanes.rs`: a digit's three band words are one
+//!   unaligned load; SSE2 is in the x86-64 baseline, so every path has it), the counting's
+//!   may/must sets as one 18-bit field, the band choice's configurations to choose from
+//!   stored in `MINI_ROWS` (bits 24-27), and the stack updates' own result instead of a
+//!   changed-word scan after them. Same trees and output. Callgrind (`solve --limit 2`):
+//!   shuffled 1106 248.5M → 193.1M instructions, serg 199.4M → 182.5M, shuffled 17-clue
+//!   782M → 746M. `ab-bench.sh`, 9 alternating runs against c2618ee, medians of the
+//!   pairwise ratios: shuffled 1106 L2 1.078, serg L1 1.027, shuffled 17-clue L2 1.025.
+//!   Paired with tdoku in the same rounds (5, 2026-12-03), fbb15c4 / c2618ee: 1106 L2
+//!   1.094, shuffled 1106 L1 1.044, 11+ L2 1.016, serg L2 1.013, serg L1 0.997, top1465
+//!   L2 1.040, shuffled 17-clue L2 0.999; Kaggle L1 1.028 (`scripts/results/paired-peers.txt`).
+//! - lost (2026-12-03, against fbb15c4, Zen 4): the band update's column lock applied to the
+//!   digit's three words by one loop over `cand[base..base + 3]` (its own word too, which is
+//!   rewritten last) instead of two `OTHER_BANDS` lookups with bounds checks: −3.7%
+//!   instructions on shuffled 1106, −3% on serg, but no faster (the same `ab-bench.sh`
+//!   runs, against c2618ee: 1106 L2 1.026 where fbb15c4 measured 1.078, serg L1 1.012
+//!   against 1.027, 17-clue L2 1.014 against 1.025): one more store per update,
+//!   which already makes 14 (9-digit clear, column lock, the word, `prev`, `unsolved`); the
+//!   update looks bound by its stores rather than by its instruction count. The same
+//!   indices by selects (`if band == 2 { i - 2 } else { i + 1 }`): +3% instructions. The
+//!   pending words of a round visited band by band: +6% instructions; highest first: ±0.
 
 mod bands;
+mod lanes;
 mod paths;
 
 use bands::{branch_on_configs, BandStep};
+use lanes::Lanes;
 use paths::{new_state, run, Isa};
 
 use super::simd::SimdPath;
@@ -533,65 +558,61 @@ impl State {
         P::changed_words(&self.cand, &self.prev)
     }
 
-    /// Bit-sliced count of candidates per cell of `band`: (at least 1, at least 2, at least 3).
-    #[inline(always)]
-    fn counts(&self, band: usize) -> (u32, u32, u32) {
-        let (mut one, mut two, mut three) = (0, 0, 0);
-        for d in 0..9 {
-            let w = self.cand[d * 3 + band];
-            three |= two & w;
-            two |= one & w;
-            one |= w;
-        }
-        (one, two, three)
-    }
-
     /// Place every naked single; true if any was found. Also notes the first bivalue cell
     /// seen (valid for branching when no single was found).
+    ///
+    /// All three bands at once, one lane each ([`Lanes`]): bit-sliced counts of each cell's
+    /// candidates over the 9 digits (at least 1, 2, 3). The counts are taken before any
+    /// single is placed: a single that an earlier one emptied (a cell of its column, in
+    /// another band) gets a stale digit, which no longer fits its cell; the emptied cell is a
+    /// contradiction at the next pass either way.
     #[inline(always)]
     fn naked_singles(&mut self, bivalue: &mut Option<(usize, u32)>) -> Result<bool, Contradiction> {
-        let mut any = false;
-        for band in 0..3 {
-            let unsolved = self.unsolved[band];
-            if unsolved == 0 {
-                continue;
+        let words: [Lanes; 9] = std::array::from_fn(|d| Lanes::digit(&self.cand, d));
+        let (mut one, mut two, mut three) = (Lanes::ZERO, Lanes::ZERO, Lanes::ZERO);
+        for w in words {
+            three = three.or(two.and(w));
+            two = two.or(one.and(w));
+            one = one.or(w);
+        }
+        let unsolved = Lanes::bands(self.unsolved);
+        let [e0, e1, e2, _] = unsolved.and_not(one).get();
+        if e0 | e1 | e2 != 0 {
+            return Err(Contradiction);
+        }
+        let pairs = unsolved.and(two).and_not(three).get();
+        if bivalue.is_none() {
+            if let Some(band) = (0..3).find(|&b| pairs[b] != 0) {
+                *bivalue = Some((band, pairs[band] & pairs[band].wrapping_neg()));
             }
-            let (one, two, three) = self.counts(band);
-            if unsolved & !one != 0 {
-                return Err(Contradiction);
-            }
-            let pairs = unsolved & two & !three;
-            if pairs != 0 && bivalue.is_none() {
-                *bivalue = Some((band, pairs & pairs.wrapping_neg()));
-            }
-            let mut singles = unsolved & !two;
-            if singles == 0 {
-                continue;
-            }
-            // Bit k of each cell's digit index, bit-sliced (as in [`State::solution`]): the
-            // digit of a single without a loop whose exit mispredicts. (A single emptied by
-            // an earlier one of this pass gets a stale digit, which no longer fits its cell;
-            // the emptied cell is a contradiction at the next pass either way.)
-            let p = |d: usize| self.cand[d * 3 + band];
-            let bits = [
-                p(1) | p(3) | p(5) | p(7),
-                p(2) | p(3) | p(6) | p(7),
-                p(4) | p(5) | p(6) | p(7),
-                p(8),
-            ];
-            while singles != 0 {
-                let bit = singles & singles.wrapping_neg();
-                singles ^= bit;
+        }
+        let singles = unsolved.and_not(two).get();
+        if singles[0] | singles[1] | singles[2] == 0 {
+            return Ok(false);
+        }
+        // Bit k of each cell's digit index, bit-sliced (as in [`State::solution`]): the digit
+        // of a single without a loop whose exit mispredicts.
+        let w = |d: usize| words[d];
+        let bits = [
+            w(1).or(w(3)).or(w(5)).or(w(7)).get(),
+            w(2).or(w(3)).or(w(6)).or(w(7)).get(),
+            w(4).or(w(5)).or(w(6)).or(w(7)).get(),
+            w(8).get(),
+        ];
+        for (band, &found) in singles.iter().take(3).enumerate() {
+            let mut left = found;
+            while left != 0 {
+                let bit = left & left.wrapping_neg();
+                left ^= bit;
                 let d = bits
                     .iter()
                     .enumerate()
-                    .map(|(k, w)| usize::from(w & bit != 0) << k)
+                    .map(|(k, w)| usize::from(w[band] & bit != 0) << k)
                     .sum::<usize>();
                 self.place(d * 3 + band, bit);
             }
-            any = true;
         }
-        Ok(any)
+        Ok(true)
     }
 
     /// Propagate to a fixed point of band updates and naked singles. Returns the first
@@ -618,12 +639,15 @@ impl State {
                 continue;
             }
             if STACK_UPDATES && dirty != 0 {
+                // Every word equals `prev` here (band updates at a fixed point, no single
+                // placed), so a word changed exactly when a stack update changed it.
+                let mut changed = false;
                 while dirty != 0 {
                     let d = dirty.trailing_zeros() as usize;
                     dirty &= dirty - 1;
-                    self.stack_update::<P>(d);
+                    changed |= self.stack_update::<P>(d);
                 }
-                if self.changed_words::<P>() != 0 {
+                if changed {
                     continue;
                 }
             }

@@ -38,7 +38,8 @@ pub static CONFIG_CELLS: [u32; 6] = build_config_cells();
 /// `MINI_ROWS[occupancy]`: what a digit's mini-row occupancy (bit `row * 3 + box`) says about
 /// its mini-rows: bits 0-8 the union of the configurations that fit (where it may be),
 /// bits 9-17 their intersection (where it must be), bits 18-23 the configurations
-/// themselves ([`CONFIGS`]).
+/// themselves ([`CONFIGS`]), bits 24-27 their number when it is 2 or more (0 when the
+/// digit's configuration is fixed: it offers no choice).
 pub static MINI_ROWS: [u32; 512] = build_mini_rows();
 
 /// `MINI_ROW_CELLS[mini_rows]`: the band cells of the mini-rows in the 9-bit set (bit
@@ -149,7 +150,9 @@ const fn build_mini_rows() -> [u32; 512] {
         if configs == 0 {
             meet = 0;
         }
-        t[occ] = union as u32 | (meet as u32) << 9 | configs << 18;
+        let n = configs.count_ones();
+        let choices = if n > 1 { n } else { 0 };
+        t[occ] = union as u32 | (meet as u32) << 9 | configs << 18 | choices << 24;
         occ += 1;
     }
     t
@@ -293,7 +296,9 @@ mod tests {
     fn mini_rows_are_union_intersection_and_configs() {
         for occ in 0..512 {
             let info = MINI_ROWS[occ];
-            assert_eq!(info >> 18, u32::from(CONFIGS[occ]), "{occ:#o}");
+            assert_eq!(info >> 18 & 0x3F, u32::from(CONFIGS[occ]), "{occ:#o}");
+            let n = CONFIGS[occ].count_ones();
+            assert_eq!(info >> 24, if n > 1 { n } else { 0 }, "{occ:#o}");
             assert_eq!(
                 MINI_ROW_CELLS[(info & 0x1FF) as usize],
                 COMPLEX[occ],

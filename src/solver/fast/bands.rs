@@ -3,6 +3,7 @@
 //! one pass over the 27 band words that counts mini-rows and chooses the band and digit to
 //! branch on, and the branch itself.
 
+use super::lanes::Lanes;
 use super::paths::Isa;
 use super::{Contradiction, State, BANDS, HYBRID};
 use crate::solver::tables::{CONFIG_CELLS, MINI_ROWS, MINI_ROW_CELLS, SHRINK};
@@ -26,36 +27,43 @@ impl State {
     /// shuffled.
     #[inline(always)]
     pub(super) fn band_step(&mut self) -> Result<BandStep, Contradiction> {
-        // Each word's mini-row occupancy, all 27 at once (shifts and masks that vectorise),
-        // then one table lookup each.
-        let mut info = [0u32; 27];
-        for (x, &w) in info.iter_mut().zip(&self.cand) {
+        // Each word's mini-row occupancy and candidate count, all 27 at once (shifts, masks
+        // and counts that vectorise), then one table lookup each. Padded to 28 words so the
+        // three bands of each digit load as one 4-lane group below.
+        let mut info = [0u32; 28];
+        let mut cells = [0u32; 28];
+        for ((x, n), &w) in info.iter_mut().zip(cells.iter_mut()).zip(&self.cand) {
             *x = occupancy_of(w);
+            *n = w.count_ones();
         }
-        for x in info.iter_mut() {
+        for x in info[..27].iter_mut() {
             *x = MINI_ROWS[*x as usize];
         }
+        // The three bands side by side, lane = band (lane 3 is padding), digit by digit:
+        // bit-sliced counts of the mini-rows each digit may use (bits 0-8) and must use
+        // (bits 9-17) in one 18-bit field (at least 1, 2, 3, 4 digits), and the key of the
+        // band choice: configurations to choose from (`MINI_ROWS` bits 24-27, 0 for a fixed
+        // digit) above candidate cells (the tie-break, < 256) in the low 8 bits.
+        let (mut c1, mut c2, mut c3, mut c4) = (Lanes::ZERO, Lanes::ZERO, Lanes::ZERO, Lanes::ZERO);
+        let mut key = Lanes::ZERO;
+        let fields = Lanes::splat(0x3FFFF);
+        for d in 0..9 {
+            let x = Lanes::load(&info, d * 3);
+            let y = x.and(fields);
+            c4 = c4.or(c3.and(y));
+            c3 = c3.or(c2.and(y));
+            c2 = c2.or(c1.and(y));
+            c1 = c1.or(y);
+            key = key
+                .add(x.shr::<24>().shl::<8>())
+                .add(Lanes::load(&cells, d * 3));
+        }
+        let (c3, c4, key) = (c3.get(), c4.get(), key.get());
         let mut best = (u32::MAX, 0);
         let mut changed = false;
         for band in 0..3 {
-            let (mut total, mut cells) = (0, 0);
-            let (mut p1, mut p2, mut p3, mut p4) = (0, 0, 0, 0);
-            let (mut f1, mut f2, mut f3, mut f4) = (0, 0, 0, 0);
-            for d in 0..9 {
-                let x = info[d * 3 + band];
-                let (p, f) = (x & 0x1FF, x >> 9 & 0x1FF);
-                p4 |= p3 & p;
-                p3 |= p2 & p;
-                p2 |= p1 & p;
-                p1 |= p;
-                f4 |= f3 & f;
-                f3 |= f2 & f;
-                f2 |= f1 & f;
-                f1 |= f;
-                // Digits with one configuration left add nothing to choose from.
-                total += CHOICES[(x >> 18) as usize];
-                cells += self.cand[d * 3 + band].count_ones();
-            }
+            let (p3, p4) = (c3[band] & 0x1FF, c4[band] & 0x1FF);
+            let (f3, f4) = (c3[band] >> 9, c4[band] >> 9);
             if (0x1FF & !p3) | f4 != 0 {
                 return Err(Contradiction);
             }
@@ -65,9 +73,8 @@ impl State {
                 self.fill_mini_rows(band, fill, full);
                 changed = true;
             }
-            let key = total << 8 | cells;
-            if total != 0 && key < best.0 {
-                best = (key, band);
+            if key[band] >> 8 != 0 && key[band] < best.0 {
+                best = (key[band], band);
             }
         }
         if changed {
@@ -76,23 +83,24 @@ impl State {
         if best.0 == u32::MAX {
             return Ok(BandStep::Fixed);
         }
-        Ok(self.branch_digit(&info, best.1))
+        Ok(State::branch_digit(&info, &cells, best.1))
     }
 
     /// The branch in `band`: of its digits with two or more configurations (`info`: each
-    /// word's `MINI_ROWS` entry), the one with the fewest (ties: fewer candidate cells, then
-    /// the lower digit).
+    /// word's `MINI_ROWS` entry; `cells`: its candidate cells), the one with the fewest (ties: fewer
+    /// candidate cells, then the lower digit).
     #[inline(always)]
-    fn branch_digit(&self, info: &[u32; 27], band: usize) -> BandStep {
+    fn branch_digit(info: &[u32; 28], cells: &[u32; 28], band: usize) -> BandStep {
         let mut pick = (u32::MAX, 0);
         for d in 0..9 {
-            let set = info[d * 3 + band] >> 18;
-            let key = set.count_ones() << 8 | self.cand[d * 3 + band].count_ones();
-            if set & set.wrapping_sub(1) != 0 && key < pick.0 {
+            // Configurations to choose from (0 for a fixed digit), then candidate cells.
+            let choices = info[d * 3 + band] >> 24;
+            let key = choices << 8 | cells[d * 3 + band];
+            if choices != 0 && key < pick.0 {
                 pick = (key, d * 3 + band);
             }
         }
-        BandStep::Branch(pick.1, info[pick.1] >> 18)
+        BandStep::Branch(pick.1, info[pick.1] >> 18 & 0x3F)
     }
 
     /// The eliminations of mini-row counting in `band`: the digits possible in a mini-row of
@@ -128,19 +136,6 @@ fn occupancy_of(w: u32) -> u32 {
     let y = p | p >> 2 | p >> 4;
     (y & 7) | (y >> 6 & 0o70) | (y >> 12 & 0o700)
 }
-
-/// `CHOICES[configs]`: the number of configurations in the 6-bit set, or 0 for one (a digit
-/// whose configuration is fixed offers no choice).
-const CHOICES: [u32; 64] = {
-    let mut t = [0; 64];
-    let mut m = 0;
-    while m < 64 {
-        let n = (m as u32).count_ones();
-        t[m] = if n > 1 { n } else { 0 };
-        m += 1;
-    }
-    t
-};
 
 /// What [`State::band_step`] found.
 pub(super) enum BandStep {
