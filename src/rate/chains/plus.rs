@@ -60,6 +60,24 @@ fn add_digits(set: &mut CandSet, c: usize, mask: u16) {
     }
 }
 
+/// A hint of one digit: its `lost` places as parents, `removals` off. Emitted (`true`) when it
+/// has both.
+fn emit_digit(
+    d: usize,
+    lost: u128,
+    removals: u128,
+    emit: &mut dyn FnMut(&CandSet, &CandSet),
+) -> bool {
+    if removals == 0 || lost == 0 {
+        return false;
+    }
+    let (mut parents, mut out) = ([0; SET_WORDS], [0; SET_WORDS]);
+    add_cells(&mut parents, lost, d);
+    add_cells(&mut out, removals, d);
+    emit(&parents, &out);
+    true
+}
+
 /// The pairs of 0..9 in SE's `Permutations(2, 9)` order: increasing as bit masks.
 fn pairs() -> impl Iterator<Item = (usize, usize)> {
     (1..9).flat_map(|y| (0..y).map(move |x| (x, y)))
@@ -79,16 +97,8 @@ fn intersections(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &
                     if now.count_ones() < 2 || now & !m2 != 0 {
                         continue;
                     }
-                    let removals = plane & m2 & !m1;
                     let lost = b.planes[d] & !plane & m1 & !m2;
-                    if removals == 0 || lost == 0 {
-                        continue;
-                    }
-                    let (mut parents, mut out) = ([0; SET_WORDS], [0; SET_WORDS]);
-                    add_cells(&mut parents, lost, d);
-                    add_cells(&mut out, removals, d);
-                    emit(&parents, &out);
-                    any = true;
+                    any |= emit_digit(d, lost, plane & m2 & !m1, emit);
                 }
             }
         }
@@ -189,16 +199,8 @@ fn x_wings(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSe
                     continue;
                 }
                 let covers = digits_of(lines).fold(0u128, |m, k| m | HOUSE_MASK[cover + k]);
-                let removals = plane & covers & !bases;
                 let lost = b.planes[d] & !plane & bases & !covers;
-                if removals == 0 || lost == 0 {
-                    continue;
-                }
-                let (mut parents, mut out) = ([0; SET_WORDS], [0; SET_WORDS]);
-                add_cells(&mut parents, lost, d);
-                add_cells(&mut out, removals, d);
-                emit(&parents, &out);
-                any = true;
+                any |= emit_digit(d, lost, plane & covers & !bases, emit);
             }
         }
     }
