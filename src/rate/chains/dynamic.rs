@@ -1,5 +1,8 @@
 //! Dynamic forcing chains (8.5 + length bonus), SE's `Chaining(true, true, false, 0)`: the
 //! fifth chaining producer, after multiple forcing chains.
+//! Built with `plus`, it is SE's next producer, dynamic forcing chains (+) (9.0 + length
+//! bonus, `Chaining(true, true, false, 1)`): the same search, whose propagations also apply
+//! the basic rules of [`plus`](super::plus) each time their links run dry.
 //!
 //! As [`nishio`](super::nishio), but on every digit and with both rules: an "off" potential,
 //! once expanded, removes its candidate, so later links read the reduced grid; an "on"
