@@ -176,28 +176,22 @@ impl Implied {
         let mut added = false;
         plus::rules(b, &cands, &planes, &mut |parents, removals| {
             let mut stored = None;
-            for (w, &word) in removals.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let i = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let p = (i << 1) as u16;
-                    if self.has(p) {
-                        continue;
-                    }
-                    let k = *stored.get_or_insert_with(|| {
-                        self.rule_parents.push(*parents);
-                        self.rule_parents.len() - 1
-                    });
-                    let parents = Parents {
-                        first: RULE | k as u16,
-                        hidden_cell: 0,
-                        hidden_region: 0,
-                    };
-                    self.add(p, parents);
-                    added = true;
+            for_each_off(removals, &mut |p| {
+                if self.has(p) {
+                    return;
                 }
-            }
+                let k = *stored.get_or_insert_with(|| {
+                    self.rule_parents.push(*parents);
+                    self.rule_parents.len() - 1
+                });
+                let parents = Parents {
+                    first: RULE | k as u16,
+                    hidden_cell: 0,
+                    hidden_region: 0,
+                };
+                self.add(p, parents);
+                added = true;
+            });
         });
         added
     }
@@ -278,6 +272,12 @@ impl Implied {
         n
     }
 
+    /// The parents of a basic rule's removal, when `first` (a stored first parent) names one.
+    #[inline]
+    fn rule_set(&self, first: u16) -> Option<&CandSet> {
+        (first != NONE && first >= RULE).then(|| &self.rule_parents[(first - RULE) as usize])
+    }
+
     /// The parents of a stored potential.
     #[inline]
     fn parents_of(&self, p: u16) -> Parents {
@@ -311,8 +311,8 @@ impl Implied {
                     count += 1;
                 }
             };
-            if pp.first != NONE && pp.first >= RULE {
-                for_each_rule_parent(&self.rule_parents[(pp.first - RULE) as usize], &mut visit);
+            if let Some(set) = self.rule_set(pp.first) {
+                for_each_off(set, &mut visit);
             } else if pp.first != NONE {
                 visit(pp.first);
             }
@@ -328,8 +328,8 @@ impl Implied {
     }
 }
 
-/// Visits the potentials ("off") of a basic rule's parents.
-fn for_each_rule_parent(set: &CandSet, visit: &mut impl FnMut(u16)) {
+/// Visits the "off" potentials of a set of candidates, in candidate order.
+fn for_each_off(set: &CandSet, visit: &mut impl FnMut(u16)) {
     for (w, &word) in set.iter().enumerate() {
         let mut bits = word;
         while bits != 0 {
@@ -456,29 +456,30 @@ impl Propagation for Implied {
 }
 
 impl Tree for Implied {
+    /// A basic rule's removal: its first rule parent; the others are hidden.
     fn parent(&self, p: u16) -> u16 {
         let first = self.parent[p as usize];
-        if first != NONE && first >= RULE {
-            let set = &self.rule_parents[(first - RULE) as usize];
-            let mut lowest = NONE;
-            for_each_rule_parent(set, &mut |q| lowest = lowest.min(q));
-            return lowest;
+        match self.rule_set(first) {
+            Some(set) => {
+                let mut lowest = NONE;
+                for_each_off(set, &mut |q| lowest = lowest.min(q));
+                lowest
+            }
+            None => first,
         }
-        first
     }
     fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
-        let first = self.parent[p as usize];
-        if first != NONE && first >= RULE {
-            let set = &self.rule_parents[(first - RULE) as usize];
-            let lowest = self.parent(p);
-            for_each_rule_parent(set, &mut |q| {
-                if q != lowest {
-                    visit(q)
-                }
-            });
-            return;
+        match self.rule_set(self.parent[p as usize]) {
+            Some(set) => {
+                let lowest = self.parent(p);
+                for_each_off(set, &mut |q| {
+                    if q != lowest {
+                        visit(q)
+                    }
+                });
+            }
+            None => hidden_of(p, self.parents_of(p), visit),
         }
-        hidden_of(p, self.parents_of(p), visit);
     }
 }
 
