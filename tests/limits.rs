@@ -2,7 +2,7 @@
 //! a timing) under 64 MiB for `solve`, `verify`, `canon`, `shuffle` and `rate` on inputs of ~100 MB
 //! made on the fly in a temporary folder (a quote that never closes, a header of millions of
 //! columns, lines near the 256 KiB limit, blank lines, a giant board, a file with no line
-//! break, read as files and from a pipe; `rate --steps` writing ~75 MB); argument values with no sensible meaning refused at
+//! break, read as files and from a pipe; `rate --steps` writing ~190 MB); argument values with no sensible meaning refused at
 //! once; and no output file (nor a temporary one) left by a run that fails after the work
 //! started.
 
@@ -156,7 +156,7 @@ fn workdir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
-/// `rate --steps` writes ~4.7 KB per hard puzzle: 16,000 of them (~75 MB of steps, more than
+/// `rate --steps` writes ~12 KB per hard puzzle: 16,000 of them (~190 MB of steps, more than
 /// the ceiling) go through within it, one rating object per record and its steps before it.
 #[test]
 fn rate_steps_on_a_large_input_stay_within_the_ceiling() {

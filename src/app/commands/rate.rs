@@ -62,7 +62,7 @@ Examples:
   sudoku-batch plot hard.json -o er-histogram.svg";
 
 /// Records per batch with `--steps`.
-const STEPS_BATCH: usize = 64;
+const STEPS_BATCH: usize = 16;
 
 /// `sudoku-batch rate`.
 #[derive(Debug, Args)]
@@ -194,9 +194,11 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
 
 /// Records a batch: `--batch`, at most [`STEPS_BATCH`] with `--steps`.
 fn batch_size(args: &RateArgs) -> usize {
-    // A hard puzzle's steps take ~5 KB of JSON (up to ~12 KB), held twice (in the record,
-    // then rendered): small batches keep the bytes in flight low (generated-hard-1k six
-    // times, 2 threads: peak RSS 21 MiB with 64 records a batch, 38 MiB with 256).
+    // A hard puzzle's steps take ~12 KB of JSON now that chains are written out
+    // (generated-hard-1k: 12.0 MB for 1,000), held twice (in the record, then rendered):
+    // small batches keep the bytes in flight low (generated-hard-1k 16 times, Zen 4: peak
+    // RSS 24 MiB at 2 threads and 42-44 MiB at 8 with 16 records a batch; 36 and 61-65 MiB
+    // with 64, past the 64 MiB ceiling of the limits tests).
     if args.steps {
         args.records.batch.min(STEPS_BATCH)
     } else {
