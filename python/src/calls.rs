@@ -17,7 +17,7 @@ use sudoku_batch::solver::{Algorithm, Limits, Status};
 use sudoku_batch::verify::{check, Problem, Rules};
 
 use crate::batch::Batch;
-use crate::buffers::zeroed;
+use crate::buffers::{recycled_array, reused, zeroed};
 use crate::pool::{in_slices, thread_count, Cells, Rows};
 
 /// Messages of the bad rows of one chunk: (row, message).
@@ -129,6 +129,8 @@ fn solve_chunk(
             Ok(puzzle) => algorithm.solve(&puzzle, limits),
             Err(e) => {
                 *status = status_code(RecordStatus::Malformed);
+                (*count, *guesses, *nodes) = (0, 0, 0);
+                cells.fill(0);
                 bad.push((i, e.to_string()));
                 continue;
             }
@@ -137,8 +139,9 @@ fn solve_chunk(
         *count = outcome.solutions;
         *guesses = outcome.guesses;
         *nodes = outcome.nodes;
-        if let Some(solution) = &outcome.solution {
-            cells.copy_from_slice(solution.cells());
+        match &outcome.solution {
+            Some(solution) => cells.copy_from_slice(solution.cells()),
+            None => cells.fill(0),
         }
         if let Some(conflict) = outcome.conflict {
             bad.push((i, conflict.to_string()));
@@ -167,11 +170,12 @@ pub fn solve<'py>(
     let limits = Limits::solutions(limit as u32);
     let threads = thread_count(threads)?;
     let n = batch.len();
-    let mut solutions = zeroed::<u8>(n * CELLS);
-    let mut status = zeroed::<u8>(n);
-    let mut count = zeroed::<u32>(n);
-    let mut guesses = zeroed::<u64>(n);
-    let mut nodes = zeroed::<u64>(n);
+    // Recycled buffers: `solve_chunk` writes every value of every row.
+    let mut solutions = reused::<u8>(n * CELLS);
+    let mut status = reused::<u8>(n);
+    let mut count = reused::<u32>(n);
+    let mut guesses = reused::<u64>(n);
+    let mut nodes = reused::<u64>(n);
     let out = Solved {
         solutions: Cells::grid(&mut solutions),
         status: &mut status,
@@ -183,11 +187,11 @@ pub fn solve<'py>(
         solve_chunk(batch, rows, out, algorithm, &limits)
     })?;
     let dict = PyDict::new(py);
-    dict.set_item("solutions", array2(py, solutions, CELLS)?)?;
-    dict.set_item("status", array1(py, status))?;
-    dict.set_item("count", array1(py, count))?;
-    dict.set_item("guesses", array1(py, guesses))?;
-    dict.set_item("nodes", array1(py, nodes))?;
+    dict.set_item("solutions", recycled_array(py, solutions, &[n, CELLS])?)?;
+    dict.set_item("status", recycled_array(py, status, &[n])?)?;
+    dict.set_item("count", recycled_array(py, count, &[n])?)?;
+    dict.set_item("guesses", recycled_array(py, guesses, &[n])?)?;
+    dict.set_item("nodes", recycled_array(py, nodes, &[n])?)?;
     dict.set_item("errors", messages(py, bad)?)?;
     Ok(dict)
 }

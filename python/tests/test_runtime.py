@@ -103,3 +103,18 @@ def test_repeated_calls_do_not_leak():
     grown = rss() - before
     # One call's results are ~2.2 MB; 40 calls leaking them would be ~90 MB.
     assert grown < 20 * 2**20, grown
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
+def test_recycled_result_memory_stays_bounded():
+    # 50 calls of different sizes release ~500 MB of result arrays (~10 MB each) that no
+    # later call can reuse; the module keeps at most 256 MiB of them.
+    sb.solve([PUZZLE] * 1000)
+    before = rss()
+    for k in range(50):
+        n = 100_000 + k
+        r = sb.solve([PUZZLE] * n)
+        assert r.count[-1] == 1
+        del r
+    grown = rss() - before
+    assert grown < 320 * 2**20, grown

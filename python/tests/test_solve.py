@@ -119,6 +119,37 @@ def test_statuses_and_messages():
     assert r.errors[6] == "0 cells, expected 81"
 
 
+def test_released_result_arrays_are_reused_and_fully_rewritten():
+    # 20,000 rows: solutions (1.6 MB) and guesses / nodes (160 kB each: not recycled) of a
+    # call; once Python frees them, the next call of that size writes into the same memory.
+    n = 20000
+    first = sb.solve([PUZZLE] * n)
+    address = first.solutions.__array_interface__["data"][0]
+    del first
+    rows = ["55" + PUZZLE[2:], "bad", PUZZLE, "." * 81]
+    mixed = [rows[i % 4] for i in range(n)]
+    second = sb.solve(mixed, limit=2)
+    assert second.solutions.__array_interface__["data"][0] == address
+    fresh = sb.solve(rows, limit=2)  # small arrays: never recycled
+    for k in range(4):
+        assert (second.solutions[k::4] == fresh.solutions[k]).all()
+        assert (second.status[k::4] == fresh.status[k]).all()
+        assert (second.count[k::4] == fresh.count[k]).all()
+    assert (second.solutions[0::4] == 0).all() and (second.solutions[1::4] == 0).all()
+    assert (second.nodes[1::4] == 0).all() and (second.guesses[1::4] == 0).all()
+
+
+def test_an_array_in_use_is_never_reused():
+    n = 20000
+    first = sb.solve([PUZZLE] * n)
+    kept = first.solutions[n // 2]  # a view keeps the whole buffer alive
+    address = first.solutions.__array_interface__["data"][0]
+    del first
+    second = sb.solve(["." * 81] * n)
+    assert second.solutions.__array_interface__["data"][0] != address
+    assert sb.to_strings(kept.reshape(1, 81)) == [SOLUTION]
+
+
 def test_values_outside_a_cell_are_malformed_not_raised():
     cells = np.stack([digits(PUZZLE)] * 4).astype(np.int64)
     cells[1, 5] = 10
