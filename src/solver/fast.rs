@@ -268,6 +268,12 @@
 //!   update looks bound by its stores rather than by its instruction count. The same
 //!   indices by selects (`if band == 2 { i - 2 } else { i + 1 }`): +3% instructions. The
 //!   pending words of a round visited band by band: +6% instructions; highest first: ±0.
+//! - lost (2026-12-04, against 77a6479, Zen 4, idle): `State::assign` inlined into the
+//!   branch (`#[inline(always)]`; as its own function it held 3.9% of a `perf record` of
+//!   serg as given at limit 1, whose hottest instruction, 8%, is `changed_words`' first
+//!   32-byte load after a round of band updates): `ab-bench.sh` 11 rounds, serg L1 0.984,
+//!   L2 0.992. On an idle machine serg as given is 0.93x tdoku at limit 1 and 0.89x at
+//!   limit 2 with fewer guesses at limit 1 (5.95 against 6.40): the cost per node.
 
 mod bands;
 mod lanes;
