@@ -54,8 +54,9 @@ fn advise_huge(start: *const u8, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge(_start: *const u8, _bytes: usize) {}
 
-/// Result arrays of at least this many bytes are recycled (malloc keeps smaller ones itself;
-/// larger ones it maps fresh from the kernel every time).
+/// Result arrays of at least this many bytes are recycled. (glibc's malloc maps a block
+/// from 128 KiB up, a threshold that rises up to 32 MiB as such blocks are freed, straight
+/// from the kernel, and unmaps it when freed: the next call's block is fresh pages again.)
 const RECYCLE_FROM: usize = 1 << 20;
 
 /// At most this many bytes of released result arrays are kept for reuse: the most recently
