@@ -18,7 +18,7 @@ use sudoku_batch::verify::{check, Problem, Rules};
 
 use crate::batch::Batch;
 use crate::buffers::{recycled_array, reused, zeroed};
-use crate::pool::{in_slices, thread_count, Cells, Rows};
+use crate::pool::{in_items, thread_count, Cells, Rows};
 
 /// Messages of the bad rows of one chunk: (row, message).
 pub type Messages = Vec<(usize, String)>;
@@ -183,7 +183,7 @@ pub fn solve<'py>(
         guesses: &mut guesses,
         nodes: &mut nodes,
     };
-    let bad = in_slices(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, out, |rows, out| {
         solve_chunk(batch, rows, out, algorithm, &limits)
     })?;
     let dict = PyDict::new(py);
@@ -223,7 +223,7 @@ pub fn verify<'py>(
     let mut ok = vec![false; n];
     let mut problems = zeroed::<u16>(n);
     let out = (Cells::one(&mut ok), Cells::one(&mut problems));
-    let bad = in_slices(py, n, threads, out, |rows, (ok, problems)| {
+    let bad = in_items(py, n, threads, out, |rows, (ok, problems)| {
         let mut bad = Messages::new();
         for ((i, ok), bits) in rows.zip(ok.values).zip(problems.values) {
             let checked = check(puzzles.record(i, Some(solutions.puzzle(i))), rules);
@@ -288,7 +288,7 @@ pub fn canon<'py>(
         Cells::one(&mut automorphisms),
         Cells::one(&mut status),
     );
-    let bad = in_slices(py, n, threads, out, |rows, (forms, autos, status)| {
+    let bad = in_items(py, n, threads, out, |rows, (forms, autos, status)| {
         let mut search = Canonicalizer::new();
         let mut bad = Messages::new();
         let cells = forms.values.chunks_exact_mut(CELLS);
@@ -337,7 +337,7 @@ pub fn digits<'py>(
     let n = batch.len();
     let mut cells = zeroed::<u8>(n * CELLS);
     let out = Cells::grid(&mut cells);
-    let bad = in_slices(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, out, |rows, out| {
         let mut bad = Messages::new();
         for (i, row) in rows.zip(out.values.chunks_exact_mut(CELLS)) {
             match batch.puzzle(i) {

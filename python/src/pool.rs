@@ -1,6 +1,6 @@
-//! Where batch calls run: the worker pool for a thread count, and the loop that hands the
-//! pool one slice of a batch at a time with the GIL released, checking for Ctrl-C between
-//! slices.
+//! Where batch calls run: the worker pool for a thread count, and the run that hands its
+//! workers a batch's rows an item at a time with the GIL released, checking for Ctrl-C while
+//! they work.
 //!
 //! The pool is not rayon's global one: a process forked after the global pool started (a
 //! `multiprocessing` worker, a Spark executor's Python worker) inherits the pool's state but
@@ -11,24 +11,22 @@
 //! held too, so a fork never copies it half-changed.
 
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use rayon::ThreadPool;
 
 /// Puzzles per work item: small enough for two threads to share out hard puzzles evenly,
 /// large enough that scheduling costs nothing per puzzle.
 pub const CHUNK: usize = 256;
 
-/// Work between two Ctrl-C checks is sized to take about this long.
-const SLICE_SECONDS: f64 = 0.05;
+/// Ctrl-C is checked about this often.
+const CHECK_SECONDS: f64 = 0.05;
 
-/// A work item is sized to take a worker about this long, at most [`CHUNK`] rows: a slice
-/// ends when its last item does, so on hard puzzles items of [`CHUNK`] rows (1.5 ms of
-/// top1465) left one worker idle at the end of each slice while the other finished.
+/// A work item is sized to take a worker about this long, at most [`CHUNK`] rows: short
+/// enough for a signal to stop the work soon, long enough that taking an item costs nothing.
 const ITEM_SECONDS: f64 = 0.000_2;
 
 /// The cached pool: its process, its thread count, the pool.
@@ -82,15 +80,128 @@ pub trait Rows: Send + Sized {
     fn split_at(self, mid: usize) -> (Self, Self);
 }
 
-/// Run `work` over the rows `0..n` of `out`, at most [`CHUNK`] rows per call, in slices: each slice
-/// with the GIL released and on `threads` workers, checking for Ctrl-C (and other signals
-/// Python handles) between slices. Returns what each call returned, in row order. A signal's
-/// exception ends the run after the slice in progress.
-pub fn in_slices<O, T, F>(
+/// What the workers of one call share: the rows not yet handed out, the item size, the
+/// results so far.
+struct Shared<O, T> {
+    /// The first row not yet handed out.
+    next: usize,
+    /// The output rows from `next` on.
+    rest: Option<O>,
+    /// Rows per item at the rate seen so far.
+    item_rows: usize,
+    /// Each item's first row and result.
+    done: Vec<(usize, T)>,
+    /// A signal arrived: hand out no more items.
+    stop: bool,
+    /// Workers still running.
+    busy: usize,
+}
+
+/// One call's rows, handed out to its workers an item at a time.
+struct Items<O, T> {
+    rows: usize,
+    workers: usize,
+    shared: Mutex<Shared<O, T>>,
+    /// Signalled when the last worker leaves.
+    finished: Condvar,
+}
+
+impl<O: Rows, T: Send> Items<O, T> {
+    fn lock(&self) -> MutexGuard<'_, Shared<O, T>> {
+        // A panic in `work` is raised in the caller once the workers are done; until then
+        // the state stays usable.
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Take items and run `work` on them until the rows run out or a signal stops the call;
+    /// `stop` is asked after each item whether to stop.
+    fn work<F>(&self, work: &F, stop: &mut dyn FnMut() -> bool)
+    where
+        F: Fn(Range<usize>, O) -> T + Sync,
+    {
+        let _leaving = Leaving(self);
+        let mut last: Option<(usize, usize, f64, T)> = None;
+        loop {
+            let (range, rows) = {
+                let mut s = self.lock();
+                if let Some((start, k, seconds, result)) = last.take() {
+                    s.done.push((start, result));
+                    let target = (k as f64 / seconds * ITEM_SECONDS) as usize;
+                    s.item_rows = target.clamp(1, (k * 4).min(CHUNK));
+                }
+                if s.stop || s.next >= self.rows {
+                    return;
+                }
+                let left = self.rows - s.next;
+                let k = s.item_rows.min(left.div_ceil(2 * self.workers));
+                let (these, others) = s.rest.take().expect("rows are left").split_at(k);
+                s.rest = Some(others);
+                let range = s.next..s.next + k;
+                s.next += k;
+                (range, these)
+            };
+            let clock = Instant::now();
+            let (start, k) = (range.start, range.len());
+            let result = work(range, rows);
+            last = Some((start, k, clock.elapsed().as_secs_f64().max(1e-7), result));
+            if stop() {
+                self.lock().stop = true;
+            }
+        }
+    }
+
+    /// Wait for the workers, checking for signals every [`CHECK_SECONDS`] (with the GIL
+    /// taken for the check only); the first signal's exception goes to `signal`.
+    fn watch(&self, signal: &mut PyResult<()>) {
+        let every = Duration::from_secs_f64(CHECK_SECONDS);
+        let mut s = self.lock();
+        while s.busy > 0 {
+            s = match self.finished.wait_timeout(s, every) {
+                Ok((s, _)) => s,
+                Err(e) => e.into_inner().0,
+            };
+            if s.busy > 0 && signal.is_ok() {
+                drop(s);
+                if let Err(e) = Python::attach(|py| py.check_signals()) {
+                    *signal = Err(e);
+                    self.lock().stop = true;
+                }
+                s = self.lock();
+            }
+        }
+    }
+}
+
+/// Marks a worker gone when dropped, however it leaves.
+struct Leaving<'a, O: Rows, T: Send>(&'a Items<O, T>);
+
+impl<O: Rows, T: Send> Drop for Leaving<'_, O, T> {
+    fn drop(&mut self) {
+        let mut s = self.0.lock();
+        s.busy -= 1;
+        if s.busy == 0 {
+            self.0.finished.notify_all();
+        }
+    }
+}
+
+/// Run `work` over the rows `0..n` of `out`, at most [`CHUNK`] rows per call, on `threads`
+/// workers with the GIL released, checking for Ctrl-C (and other signals Python handles)
+/// about every [`CHECK_SECONDS`]. Returns what each call returned, in row order. A signal's
+/// exception ends the run once the items in progress are done.
+///
+/// Each worker takes the next item from the rows left as soon as it has finished its last,
+/// so no worker waits for another until the rows run out. An item is sized to take
+/// [`ITEM_SECONDS`] at the rate seen (starting at one row and growing at most fourfold an
+/// item, so that slow work, hard puzzles or the naive solver, is interrupted as soon as fast
+/// work) and to at most a `2 × threads`-th of the rows left, so that the workers finish
+/// together. With one thread the calling thread is the worker and checks for signals
+/// between items; with more, it waits for the pool's workers and checks while it waits.
+pub fn in_items<O, T, F>(
     py: Python<'_>,
     n: usize,
     threads: usize,
-    mut out: O,
+    out: O,
     work: F,
 ) -> PyResult<Vec<T>>
 where
@@ -99,52 +210,52 @@ where
     F: Fn(Range<usize>, O) -> T + Sync,
 {
     let pool = pool(py, threads)?;
-    let mut done = Vec::with_capacity(n.div_ceil(CHUNK));
-    let mut start = 0;
-    // Slices start at one row per thread and grow at most fourfold a slice towards
-    // SLICE_SECONDS of work at the rate seen, so that slow work (hard puzzles, the naive
-    // solver) is interrupted as soon as fast work, and fast work soon runs in large slices.
-    let mut size = threads.max(1);
-    let mut item_rows = CHUNK;
-    while start < n {
-        let end = (start + size).min(n);
-        let (mut rows, rest) = out.split_at(end - start);
-        out = rest;
-        let per_item = item_rows.min((end - start).div_ceil(threads.max(1)));
-        let mut items = Vec::with_capacity((end - start).div_ceil(per_item));
-        let mut at = start;
-        while at < end {
-            let k = per_item.min(end - at);
-            let (these, others) = rows.split_at(k);
-            items.push((at..at + k, these));
-            rows = others;
-            at += k;
+    let workers = if pool.is_some() { threads } else { 1 };
+    let items = Items {
+        rows: n,
+        workers,
+        shared: Mutex::new(Shared {
+            next: 0,
+            rest: Some(out),
+            item_rows: 1,
+            done: Vec::new(),
+            stop: false,
+            busy: workers,
+        }),
+        finished: Condvar::new(),
+    };
+    let mut signal = Ok(());
+    py.detach(|| match &pool {
+        Some(p) => p.in_place_scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|_| items.work(&work, &mut || false));
+            }
+            items.watch(&mut signal);
+        }),
+        None => {
+            let every = Duration::from_secs_f64(CHECK_SECONDS);
+            let mut checked = Instant::now();
+            items.work(&work, &mut || {
+                if signal.is_err() || checked.elapsed() < every {
+                    return false;
+                }
+                checked = Instant::now();
+                signal = Python::attach(|py| py.check_signals());
+                signal.is_err()
+            });
         }
-        let clock = Instant::now();
-        py.detach(|| match &pool {
-            Some(p) => p.install(|| {
-                let mut results = Vec::with_capacity(items.len());
-                items
-                    .into_par_iter()
-                    .map(|(range, rows)| work(range, rows))
-                    .collect_into_vec(&mut results);
-                done.extend(results);
-            }),
-            None => done.extend(items.into_iter().map(|(range, rows)| work(range, rows))),
-        });
-        py.check_signals()?;
-        let seconds = clock.elapsed().as_secs_f64().max(1e-6);
-        let rows_per_second = (end - start) as f64 / seconds;
-        let target = (rows_per_second * SLICE_SECONDS) as usize;
-        size = target.clamp(threads.max(1), (size * 4).min(1 << 20));
-        let per_worker = rows_per_second / threads.max(1) as f64;
-        item_rows = ((per_worker * ITEM_SECONDS) as usize).clamp(1, CHUNK);
-        start = end;
-    }
-    Ok(done)
+    });
+    signal?;
+    let mut done = items
+        .shared
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .done;
+    done.sort_unstable_by_key(|&(start, _)| start);
+    Ok(done.into_iter().map(|(_, result)| result).collect())
 }
 
-/// Nothing to write: work that only reads (its results come back from [`in_slices`]).
+/// Nothing to write: work that only reads (its results come back from [`in_items`]).
 impl Rows for () {
     fn split_at(self, _: usize) -> ((), ()) {
         ((), ())

@@ -10,7 +10,7 @@ use sudoku_batch::solver::{solve_with_limit, Status};
 use crate::batch::Batch;
 use crate::buffers::zeroed;
 use crate::calls::{array1, messages, Messages};
-use crate::pool::{in_slices, thread_count, Rows};
+use crate::pool::{in_items, thread_count, Rows};
 
 /// `rate`'s output rows.
 struct Rated<'a> {
@@ -101,7 +101,7 @@ pub fn rate<'py>(
         capped: &mut capped,
         status: &mut status,
     };
-    let bad = in_slices(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, out, |rows, out| {
         rate_chunk(batch, rows, out, options)
     })?;
     let dict = PyDict::new(py);

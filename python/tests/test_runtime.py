@@ -51,13 +51,14 @@ def test_the_gil_is_released_while_solving():
     assert during > rate * took * 0.1, (during, rate, took)
 
 
-def test_ctrl_c_stops_a_long_call():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_long_call(threads):
     puzzles = hard_copies(20000)  # about a minute with the naive solver
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     start = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        sb.solve(puzzles, threads=1, algorithm="mrv")
+        sb.solve(puzzles, threads=threads, algorithm="mrv")
     took = time.perf_counter() - start
     timer.join()
     assert took < 10, took
