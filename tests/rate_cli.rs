@@ -468,7 +468,7 @@ fn steps_replay_soundly_into_the_solution() {
 
 /// `--steps` on chain puzzles of the public datasets (a sample of magictour's top1465 and of
 /// the Sudoku Exchange diabolical bank, and the fixtures' puzzles that need dynamic forcing
-/// chains (+)): every step replays soundly, and every chain step's
+/// chains (+), and two that need nested ones): every step replays soundly, and every chain step's
 /// chains, parsed, hold link by link on the grid of that step and prove its placement or
 /// eliminations ([`eureka::check_step`]). Every family of chains is met.
 #[test]
@@ -496,6 +496,12 @@ fn chain_steps_prove_what_they_do_on_datasets() {
     // Dynamic forcing chains (+): the fixtures' puzzles that need them.
     let text = std::fs::read_to_string(fixture("rate/se-chains.txt")).unwrap();
     for line in text.lines().filter(|l| l.ends_with("(+)")) {
+        input.push_str(&line[..81]);
+        input.push('\n');
+    }
+    // Nested forcing chains: two of the fixtures' puzzles that need them.
+    let text = std::fs::read_to_string(fixture("rate/se-nested.txt")).unwrap();
+    for line in text.lines().filter(|l| !l.starts_with('#')).take(2) {
         input.push_str(&line[..81]);
         input.push('\n');
     }
@@ -527,6 +533,7 @@ fn chain_steps_prove_what_they_do_on_datasets() {
         "Dynamic Region Forcing Chains",
         "Dynamic Contradiction Forcing Chains (+)",
         "Dynamic Region Forcing Chains (+)",
+        "Dynamic Region Forcing Chains (+ Forcing Chains)",
     ] {
         let n = chains.get(technique).copied().unwrap_or(0);
         assert!(n > 0, "no {technique} step checked: {chains:?}");

@@ -40,15 +40,16 @@ fn solution(p: &Grid) -> Grid {
 /// Chains start at 6.5.
 const CHAINS: Difficulty = Difficulty(65);
 
-/// Dynamic forcing chains (+) (9.0) are the first producer the engine does not have: a
-/// puzzle whose SE path needs them or anything later is capped, at no more than SE's rating.
-const DYNAMIC_PLUS: Difficulty = Difficulty(90);
+/// Nested forcing chains of level 3 (10.0) are the first producer the engine does not have:
+/// a puzzle whose SE path needs them or anything later is capped, at no more than SE's
+/// rating.
+const NESTED_3: Difficulty = Difficulty(100);
 
 /// Checks one rating against SE's: exact when not capped, never above SE's when capped
 /// (only a path needing a producer the engine lacks may be capped). Whether exact.
 fn check(p: &Grid, r: &Rating, [er, ep, ed]: [Difficulty; 3]) -> bool {
     if r.capped {
-        assert!(er >= DYNAMIC_PLUS, "{}: capped, SE {er}", p.to_line());
+        assert!(er >= NESTED_3, "{}: capped, SE {er}", p.to_line());
         assert!(
             r.er <= er,
             "{}: capped at {} above SE's {er}",
@@ -73,6 +74,30 @@ fn agrees_with_sudoku_explainer_fixtures() {
     assert!(exact >= 150, "{exact} exact ratings");
 }
 
+/// Puzzles of forum_hardest_1106 whose SE path needs nested forcing chains of level 2 ("(+
+/// Forcing Chains)", 9.5 + length): ER/EP/ED are SE's (serate prints no technique), the
+/// hardest step is one of level 2, and no rating is capped.
+#[test]
+fn nested_chains_agree_with_sudoku_explainer() {
+    let mut rater = Rater::default();
+    let mut kinds = HashSet::new();
+    let cases = fixtures("rate/se-nested.txt");
+    for (p, [er, ep, ed], _) in &cases {
+        let r = rater.rate(p, &solution(p));
+        assert!(!r.capped, "{}: capped at {}", p.to_line(), r.er);
+        assert_eq!((r.er, r.ep, r.ed), (*er, *ep, *ed), "{}", p.to_line());
+        let hardest = r.hardest.expect("a step");
+        assert!(
+            hardest.name().ends_with(" (+ Forcing Chains)"),
+            "{}: {hardest}",
+            p.to_line()
+        );
+        kinds.insert(hardest);
+    }
+    assert!(cases.len() >= 8, "{} fixtures", cases.len());
+    assert!(kinds.len() >= 2, "{kinds:?}");
+}
+
 /// SE's name of a technique as the reference files write it (spaces as `_`), with the size
 /// SE adds to loops of 8 cells and more ("Unique Loop 8 type 1") dropped.
 fn se_name(hardest: &str) -> String {
@@ -89,7 +114,7 @@ fn se_name(hardest: &str) -> String {
 /// Puzzles SE rates with cycles, forcing chains, aligned triplet exclusion, Nishio,
 /// multiple (cell, region), dynamic forcing chains and dynamic forcing chains (+) (6.5-9.0 +
 /// length): ER/EP/ED and the hardest technique are SE's; paths needing nested forcing chains
-/// (9.5 and up) are capped at most at SE's rating.
+/// of level 3 or more (10.0 and up) are capped at most at SE's rating.
 #[test]
 fn chains_agree_with_sudoku_explainer() {
     let mut rater = Rater::default();
@@ -126,8 +151,8 @@ fn chains_agree_with_sudoku_explainer() {
 }
 
 /// Sukaku's default set against Sukaku Explainer's own ratings: exact, chains included;
-/// capped only where a path needs nested forcing chains (9.5 and up), never above Sukaku's
-/// rating.
+/// capped only where a path needs nested forcing chains of level 3 or more (10.0 and up),
+/// never above Sukaku's rating.
 #[test]
 fn sukaku_ladder_agrees_with_sukaku_explainer() {
     let mut rater = Rater::new(RateOptions {
@@ -138,7 +163,7 @@ fn sukaku_ladder_agrees_with_sukaku_explainer() {
     for (p, [er, ep, ed], _) in fixtures("rate/sukaku.txt") {
         let r = rater.rate(&p, &solution(&p));
         if r.capped {
-            assert!(er >= DYNAMIC_PLUS, "{}: capped, Sukaku {er}", p.to_line());
+            assert!(er >= NESTED_3, "{}: capped, Sukaku {er}", p.to_line());
             assert!(r.er <= er, "{}: capped at {} above {er}", p.to_line(), r.er);
         } else {
             assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());

@@ -47,12 +47,13 @@
 //! | 24 | Cell / Region Forcing Chains | 8.0 + length bonus | every candidate of a cell (of three or more), or every place of a digit in a house, assumed true, implies the same conclusion ([`chains`](self)) |
 //! | 25 | Dynamic Contradiction / Double / Cell / Region Forcing Chains | 8.5 + length bonus | as 23 and 24 on every digit, with both rules, each removal read by the links after it ([`chains`](self)) |
 //! | 26 | the same, (+) | 9.0 + length bonus | as 25, and when the links run dry, the removals of intersections, hidden and naked pairs and X-Wings on the reduced grid ([`chains`](self)) |
+//! | 27 | the same, (+ Forcing Chains) | 9.5 + length bonus | as 26, and when those rules find nothing, the removals of the cycles and forcing chains of 21 on the reduced grid (nested forcing chains, level 2; [`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (nested chains, 9.5 and up) are not in the engine: a puzzle
-//! whose path needs them is **capped**: its rating is the path so far and
+//! SE's later chain producers (nested chains of levels 3 to 5, 10.0 and up) are not in the
+//! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
 //! [`Rating::capped`] is set, never a wrong number.
 //!
 //! # The Sukaku ladders ([`Ladder::Sukaku`], [`Ladder::SukakuDefault`])
@@ -424,6 +425,16 @@ techniques! {
     DynamicCellForcingChainsPlus => "Dynamic Cell Forcing Chains (+)",
     /// A dynamic region forcing chain whose propagations also apply the basic rules.
     DynamicRegionForcingChainsPlus => "Dynamic Region Forcing Chains (+)",
+    /// A dynamic contradiction whose propagation, when the basic rules find nothing, also
+    /// applies the cycles and forcing chains of one or both link kinds to the reduced grid
+    /// (nested forcing chains, level 2).
+    DynamicContradictionForcingChainsNested => "Dynamic Contradiction Forcing Chains (+ Forcing Chains)",
+    /// A dynamic double forcing chain whose propagations nest forcing chains (level 2).
+    DynamicDoubleForcingChainsNested => "Dynamic Double Forcing Chains (+ Forcing Chains)",
+    /// A dynamic cell forcing chain whose propagations nest forcing chains (level 2).
+    DynamicCellForcingChainsNested => "Dynamic Cell Forcing Chains (+ Forcing Chains)",
+    /// A dynamic region forcing chain whose propagations nest forcing chains (level 2).
+    DynamicRegionForcingChainsNested => "Dynamic Region Forcing Chains (+ Forcing Chains)",
 }
 
 impl fmt::Display for Technique {
@@ -795,6 +806,10 @@ fn is_chain(technique: Technique) -> bool {
             | DynamicDoubleForcingChainsPlus
             | DynamicCellForcingChainsPlus
             | DynamicRegionForcingChainsPlus
+            | DynamicContradictionForcingChainsNested
+            | DynamicDoubleForcingChainsNested
+            | DynamicCellForcingChainsNested
+            | DynamicRegionForcingChainsNested
     )
 }
 

@@ -13,7 +13,10 @@
 //!   its branch).
 //! - Dynamic forcing chains (+) also have rule links `~` (off, then off): the next node is
 //!   removed by an intersection, a hidden or naked pair or an X-Wing on the grid that the
-//!   removals proved so far from the same assumption leave.
+//!   removals proved so far from the same assumption leave. In nested forcing chains ("(+
+//!   Forcing Chains)") a rule link may also stand for a cycle or forcing chain on that grid:
+//!   it holds when that grid has no completion with the next node placed (what any sound
+//!   chain on it proves; the checker does not rebuild the nested chain).
 //! - Cycles: the chain closes on its first node in the same state, so its "on" nodes are all
 //!   true or all false, its "off" nodes the opposite; each elimination sees an "on" and an
 //!   "off" node of its digit (or lies in a cell holding an "on" and an "off" node).
@@ -190,6 +193,8 @@ struct Proof<'a> {
     dynamic: bool,
     /// Whether rule links may (dynamic forcing chains (+)).
     plus: bool,
+    /// Rule links may also stand for nested chains.
+    nested: bool,
     proved: HashMap<Candidate, bool>,
     /// The one candidate that may be proved both on and off: the end of a chain to a
     /// contradiction.
@@ -223,9 +228,12 @@ impl Proof<'_> {
             return Err("a node is not a candidate, or links to itself".into());
         }
         if link == Link::Rule {
+            let grid = self.reduced();
             return if !self.plus {
                 Err("a rule link outside dynamic forcing chains (+)".into())
-            } else if basic_rules_remove(&self.reduced(), self.houses, b) {
+            } else if basic_rules_remove(&grid, self.houses, b)
+                || (self.nested && !completes(&grid, self.houses, b))
+            {
                 Ok(())
             } else {
                 Err("no basic rule removes the candidate from the reduced grid".into())
@@ -311,7 +319,7 @@ fn prove_branch(
     candidates: &[u16; 81],
     houses: &[Vec<usize>],
     text: &str,
-    (dynamic, plus): (bool, bool),
+    (dynamic, plus, nested): (bool, bool, bool),
     clash_ok: bool,
 ) -> Result<(Potential, Potential), String> {
     let chains = parse_branch(text)?;
@@ -323,6 +331,7 @@ fn prove_branch(
         houses,
         dynamic,
         plus,
+        nested,
         proved: HashMap::new(),
         clash_at: clash_ok.then(|| chains[0].last().0),
     };
@@ -459,8 +468,12 @@ pub fn family(technique: &str) -> Option<Family> {
 /// `None` for a step that has (and must have) no chain.
 pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>, String> {
     let technique = step["technique"].as_str().unwrap_or_default();
-    let plus = technique.ends_with(" (+)");
-    let Some(family) = family(technique.trim_end_matches(" (+)")) else {
+    let nested = technique.ends_with(" (+ Forcing Chains)");
+    let plus = nested || technique.ends_with(" (+)");
+    let base = technique
+        .trim_end_matches(" (+)")
+        .trim_end_matches(" (+ Forcing Chains)");
+    let Some(family) = family(base) else {
         return match step.get("chain") {
             None => Ok(None),
             Some(_) => Err(format!("{technique} has a chain")),
@@ -494,7 +507,7 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
             candidates,
             &houses,
             text,
-            (dynamic, plus),
+            (dynamic, plus, nested),
             clash_ok,
         )?);
     }
@@ -516,6 +529,74 @@ pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>
     }
     concludes(step, candidates, c, on)?;
     Ok(Some(family))
+}
+
+/// Whether `grid` (candidates; 0 for a placed cell) has a completion with `target` placed:
+/// every open cell gets one of its candidates, no digit twice in a house.
+fn completes(grid: &[u16; 81], houses: &[Vec<usize>], target: Candidate) -> bool {
+    let (tc, td) = target;
+    if grid[tc] >> (td - 1) & 1 == 0 {
+        return false;
+    }
+    let mut g = *grid;
+    g[tc] = 1 << (td - 1);
+    search(&mut g, houses)
+}
+
+/// Depth-first search for a completion of `g`, the cell of fewest candidates first, each
+/// single's digit removed from its peers.
+fn search(g: &mut [u16; 81], houses: &[Vec<usize>]) -> bool {
+    let mut done = [false; 81];
+    loop {
+        let mut changed = false;
+        for c in 0..81 {
+            if g[c] == 0 && !done[c] {
+                // A placed cell of the grid, or an open one emptied: the latter fails below.
+                done[c] = true;
+            }
+        }
+        for c in 0..81 {
+            if done[c] || g[c].count_ones() != 1 {
+                continue;
+            }
+            done[c] = true;
+            let bit = g[c];
+            for h in houses.iter().filter(|h| h.contains(&c)) {
+                for &o in h {
+                    if o != c && g[o] & bit != 0 {
+                        if done[o] {
+                            return false;
+                        }
+                        g[o] &= !bit;
+                        if g[o] == 0 {
+                            return false;
+                        }
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let open = (0..81)
+        .filter(|&c| !done[c])
+        .min_by_key(|&c| g[c].count_ones());
+    let Some(c) = open else {
+        return true;
+    };
+    let mut m = g[c];
+    while m != 0 {
+        let bit = m & m.wrapping_neg();
+        m &= m - 1;
+        let mut next = *g;
+        next[c] = bit;
+        if search(&mut next, houses) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether an intersection, a hidden or naked pair or an X-Wing on `grid` removes `target`.

@@ -17,8 +17,10 @@ const WORDS: usize = POTENTIALS.div_ceil(64);
 
 /// What cell and region forcing chains need of one propagation from an assumption.
 pub(crate) trait Propagation {
+    /// Scratch shared by the propagations of one producer.
+    type Scratch;
     /// Propagate from `root` (an "on" potential), forgetting the last propagation.
-    fn propagate(&mut self, b: &Board, root: u16);
+    fn propagate(&mut self, b: &Board, root: u16, scratch: &mut Self::Scratch);
     /// The potentials implied, in the order found.
     fn found(&self) -> &[u16];
     /// The implied potentials as a set, a bit each.
@@ -55,9 +57,11 @@ impl<I: Propagation> CellRegion<I> {
 
     /// Region forcing chains from digit `v` of cell `c` (its propagation done, in
     /// `per_digit[v]`), rated `base`; `kind(house, digit)` tells them apart.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn regions<K>(
         &mut self,
         b: &Board,
+        scratch: &mut I::Scratch,
         (c, v): (usize, usize),
         (base, sort): (f64, u8),
         kind: impl Fn(u8, u8) -> K,
@@ -76,7 +80,7 @@ impl<I: Propagation> CellRegion<I> {
                 let i = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let o = HOUSE_CELLS[h][i] as usize;
-                self.other.propagate(b, potential(o, v, true));
+                self.other.propagate(b, potential(o, v, true), scratch);
                 for w in 0..WORDS {
                     self.common[w] &= self.other.set()[w];
                 }

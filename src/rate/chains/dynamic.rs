@@ -33,6 +33,7 @@ use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
+use super::nested::Nest;
 use super::plus::{self, CandSet};
 use crate::rate::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
@@ -43,6 +44,10 @@ const NONE: u16 = u16::MAX;
 /// A first parent at or above this is no potential but `RULE | i`: the removal was made
 /// by a basic rule ([`plus`]), its parents `rule_parents[i]`.
 const RULE: u16 = 0x8000;
+/// Words of a set of rule hints (at most one a candidate).
+const RULE_WORDS: usize = (CELLS * 9).div_ceil(64);
+/// The nested chains met, by rule hint.
+type Nests = [u64; RULE_WORDS];
 
 /// The parents SE gives a newly implied potential of a clash.
 #[derive(Clone, Copy)]
@@ -67,17 +72,21 @@ pub(crate) struct Implied {
     hidden_region: [u128; CELLS * 9],
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
     clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
-    /// Dynamic forcing chains (+): the basic rules run when the links run dry.
-    plus: bool,
-    /// The parents of each hint of the basic rules that made a removal (reserved once:
-    /// at most one a removal, so never more than the candidates).
+    /// 0: dynamic forcing chains; 1: (+), the basic rules run when the links run dry; 2:
+    /// nested, SE's first chaining producer after them.
+    level: u8,
+    /// The parents of each hint of the basic rules (or of a nested chain) that made a
+    /// removal (reserved once: at most one a removal, so never more than the candidates).
     rule_parents: Vec<CandSet>,
+    /// The complexity of each of those hints that is a nested chain (0 for a basic rule).
+    rule_nested: Vec<u32>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
 }
 
 impl Implied {
-    fn new(plus: bool) -> Implied {
+    fn new(level: u8) -> Implied {
+        let rules = if level > 0 { CELLS * 9 } else { 0 };
         Implied {
             cands: [0; CELLS],
             planes: [0; 9],
@@ -88,8 +97,9 @@ impl Implied {
             hidden_cell: [0; POTENTIALS],
             hidden_region: [0; CELLS * 9],
             clash: None,
-            plus,
-            rule_parents: Vec::with_capacity(if plus { CELLS * 9 } else { 0 }),
+            level,
+            rule_parents: Vec::with_capacity(rules),
+            rule_nested: Vec::with_capacity(rules),
             stack: RefCell::new(Vec::with_capacity(POTENTIALS)),
         }
     }
@@ -112,13 +122,14 @@ impl Implied {
     }
 
     /// SE's dynamic `doChaining` from `root`.
-    fn propagate(&mut self, b: &Board, root: u16) {
+    fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
         for i in 0..self.len {
             self.set[self.order[i] as usize >> 6] = 0;
         }
         self.len = 0;
         self.clash = None;
         self.rule_parents.clear();
+        self.rule_nested.clear();
         self.cands = b.cands;
         self.planes = b.planes;
         let single = |first| Parents {
@@ -145,7 +156,7 @@ impl Implied {
                 off_i += 1;
             }
             if off_i >= self.len {
-                if self.plus && self.advance(b) {
+                if self.level > 0 && self.advance(b, nest) {
                     continue;
                 }
                 return;
@@ -169,12 +180,14 @@ impl Implied {
         }
     }
 
-    /// Dynamic forcing chains (+), the links dry: the removals of the basic rules on the
-    /// reduced grid, "off" each with its hint's parents; whether there was a new one.
-    fn advance(&mut self, b: &Board) -> bool {
+    /// Dynamic forcing chains (+), the links dry: the removals of the first basic rule
+    /// (or, nested, of SE's first chaining producer after them) with a hint resting on the
+    /// reduction, "off" each with its hint's parents; whether there was a new one.
+    fn advance(&mut self, b: &Board, nest: &mut Nest) -> bool {
         let (cands, planes) = (self.cands, self.planes);
+        let nests = self.level >= 2;
         let mut added = false;
-        plus::rules(b, &cands, &planes, &mut |parents, removals| {
+        let mut turn_off = |parents: &CandSet, removals: &CandSet, nested: u32| {
             let mut stored = None;
             for_each_off(removals, &mut |p| {
                 if self.has(p) {
@@ -182,6 +195,7 @@ impl Implied {
                 }
                 let k = *stored.get_or_insert_with(|| {
                     self.rule_parents.push(*parents);
+                    self.rule_nested.push(nested);
                     self.rule_parents.len() - 1
                 });
                 let parents = Parents {
@@ -192,7 +206,13 @@ impl Implied {
                 self.add(p, parents);
                 added = true;
             });
+        };
+        let any = plus::rules(b, &cands, &planes, &mut |parents, removals| {
+            turn_off(parents, removals, 0)
         });
+        if !any && nests {
+            nest.hints(b, &cands, &planes, &mut turn_off);
+        }
         added
     }
 
@@ -272,10 +292,16 @@ impl Implied {
         n
     }
 
+    /// The hint of a basic rule's removal, when `first` (a stored first parent) names one.
+    #[inline]
+    fn rule_index(&self, first: u16) -> Option<usize> {
+        (first != NONE && first >= RULE).then(|| (first - RULE) as usize)
+    }
+
     /// The parents of a basic rule's removal, when `first` (a stored first parent) names one.
     #[inline]
     fn rule_set(&self, first: u16) -> Option<&CandSet> {
-        (first != NONE && first >= RULE).then(|| &self.rule_parents[(first - RULE) as usize])
+        self.rule_index(first).map(|k| &self.rule_parents[k])
     }
 
     /// The parents of a stored potential.
@@ -295,6 +321,13 @@ impl Implied {
     /// SE's ancestor count of `p` (itself included) as this propagation implied it;
     /// `parents`: those of a new potential of a clash, instead of the stored ones.
     fn ancestors(&self, p: u16, parents: Option<Parents>) -> u32 {
+        self.ancestors_sharing(p, parents, &mut [0; RULE_WORDS])
+    }
+
+    /// As [`Implied::ancestors`], counting only the nested chains not yet in `nested` (by
+    /// rule hint), and adding them to it: SE counts a nested chain once per hint, over all
+    /// its chains.
+    fn ancestors_sharing(&self, p: u16, parents: Option<Parents>, nested: &mut Nests) -> u32 {
         let mut seen = [0u64; WORDS];
         // A potential is pushed once at most: the reserved room always holds them.
         let mut stack = self.stack.borrow_mut();
@@ -304,6 +337,13 @@ impl Implied {
         let mut next = Some((p, parents.unwrap_or_else(|| self.parents_of(p))));
         while let Some((q, pp)) = next {
             let (c, d) = (cell_of(q), digit_of(q));
+            if let Some(k) = self.rule_index(pp.first) {
+                let extra = self.rule_nested[k];
+                if extra > 0 && nested[k >> 6] >> (k & 63) & 1 == 0 {
+                    nested[k >> 6] |= 1 << (k & 63);
+                    count += extra;
+                }
+            }
             let mut visit = |x: u16| {
                 if seen[x as usize >> 6] >> (x & 63) & 1 == 0 {
                     seen[x as usize >> 6] |= 1u64 << (x & 63);
@@ -356,6 +396,8 @@ pub(crate) enum Kind {
 const BASE: f64 = 8.5;
 /// The difficulty of dynamic forcing chains (+), before the length bonus.
 const BASE_PLUS: f64 = 9.0;
+/// The difficulty of nested forcing chains of level 2, before the length bonus.
+const BASE_NESTED: f64 = 9.5;
 
 /// The best dynamic forcing chain so far.
 pub(crate) type Found = key::Found<Kind>;
@@ -365,18 +407,22 @@ pub(crate) type Found = key::Found<Kind>;
 pub(crate) struct Dynamic {
     cr: CellRegion<Implied>,
     off: Box<Implied>,
-    /// 8.5, or 9.0 for dynamic forcing chains (+).
+    /// The nested producer's scratch (used from level 2).
+    nest: Box<Nest>,
+    /// 8.5, 9.0 for dynamic forcing chains (+), 9.5 nested.
     base: f64,
 }
 
 impl Dynamic {
-    /// Dynamic forcing chains, or with `plus` dynamic forcing chains (+).
-    pub(crate) fn new(plus: bool) -> Box<Dynamic> {
+    /// Dynamic forcing chains (`level` 0), dynamic forcing chains (+) (1), or nested
+    /// forcing chains of level 2.
+    pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
-            cr: CellRegion::new(|| Implied::new(plus)),
-            off: Box::new(Implied::new(plus)),
-            base: if plus { BASE_PLUS } else { BASE },
+            cr: CellRegion::new(|| Implied::new(level)),
+            off: Box::new(Implied::new(level)),
+            nest: Nest::new(level >= 2),
+            base: [BASE, BASE_PLUS, BASE_NESTED][level as usize],
         })
     }
 
@@ -392,7 +438,8 @@ impl Dynamic {
             for v in digits_of(cands) {
                 self.binary(b, c, v, &mut best);
                 let region = |house, digit| Kind::Region { house, digit };
-                self.cr.regions(b, (c, v), (base, 6), region, &mut best);
+                self.cr
+                    .regions(b, &mut self.nest, (c, v), (base, 6), region, &mut best);
             }
             self.cr.cell(b, c, (base, 5), Kind::Cell, &mut best);
         }
@@ -404,11 +451,11 @@ impl Dynamic {
         let (on, off) = (potential(c, v, true), potential(c, v, false));
         let base = self.base;
         let own = &mut self.cr.per_digit[v];
-        own.propagate(b, on);
+        own.propagate(b, on, &mut self.nest);
         if let Some(cx) = clash_complexity(own) {
             offer(b, base, off, cx, 7, c, Kind::Contradiction, best);
         }
-        self.off.propagate(b, off);
+        self.off.propagate(b, off, &mut self.nest);
         if let Some(cx) = clash_complexity(&self.off) {
             offer(b, base, on, cx, 7, c, Kind::Contradiction, best);
         }
@@ -437,12 +484,17 @@ fn clash_complexity(x: &Implied) -> Option<u32> {
         hidden_cell: 0,
         hidden_region: 0,
     });
-    Some(x.ancestors(on, on_parents) + x.ancestors(off, off_parents))
+    let mut nested = [0; RULE_WORDS];
+    Some(
+        x.ancestors_sharing(on, on_parents, &mut nested)
+            + x.ancestors_sharing(off, off_parents, &mut nested),
+    )
 }
 
 impl Propagation for Implied {
-    fn propagate(&mut self, b: &Board, root: u16) {
-        Implied::propagate(self, b, root);
+    type Scratch = Nest;
+    fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
+        Implied::propagate(self, b, root, nest);
     }
     fn found(&self) -> &[u16] {
         &self.order[..self.len]
@@ -526,15 +578,16 @@ impl Dynamic {
     /// candidate of the cell or place of the digit in the house, in SE's order.
     pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
         let c = found.source;
-        let one = |x: &mut Implied, root: u16, out: &mut String| {
-            x.propagate(b, root);
+        let nest = &mut self.nest;
+        let mut one = |x: &mut Implied, root: u16, out: &mut String| {
+            x.propagate(b, root, nest);
             write(out, x, found.target, None);
         };
         match found.kind {
             Kind::Contradiction => {
                 let x = &mut self.off;
                 let root = conjugate(found.target);
-                x.propagate(b, root);
+                x.propagate(b, root, &mut self.nest);
                 let Some((on, on_parents, off, off_parent)) = x.clash else {
                     return;
                 };

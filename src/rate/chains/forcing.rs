@@ -30,9 +30,12 @@
 
 use super::key::Key;
 use super::links::{
-    conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
+    cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
 };
-use crate::rate::board::{cells_of, digits_of, Board, CELLS, PEERS};
+use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
+use crate::rate::board::{
+    cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK, PEERS,
+};
 
 /// What the best hint so far is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -386,5 +389,226 @@ impl Search {
             any |= elim[d];
         }
         any != 0
+    }
+}
+
+/// One hint of the producer on a grid an assumption reduced, for nested chains: SE's
+/// `getHints` of `Chaining(false, false, false, 0)` on that grid.
+#[derive(Clone, Copy)]
+pub(crate) struct Nested {
+    pub key: Key,
+    /// Its place in SE's discovery order (SE's sort is stable).
+    pub order: u32,
+    /// The candidates it removes from the reduced grid.
+    pub removals: CandSet,
+    /// The candidates the assumption removed that it rests on (SE's `getRuleParents`).
+    pub parents: CandSet,
+}
+
+impl Search {
+    /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
+    /// reduced from `src`, in discovery order, appended to `out`; a hint that removes
+    /// nothing is left out. Nothing is cut: the solution tells nothing about a grid an
+    /// assumption reduced, and SE keeps every hint (the first of those with the same
+    /// removals, after the sort, is the one that counts).
+    pub(crate) fn every_hint(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+        for pass in Pass::ALL {
+            for c in cells_of(b.open) {
+                let n = b.cands[c].count_ones();
+                if n < 2 || (pass == Pass::Y && n > 2) {
+                    continue;
+                }
+                for d in digits_of(b.cands[c]) {
+                    let root = potential(c, d, true);
+                    self.every_from_on(src, b, root, pass, out);
+                    if pass != Pass::Y {
+                        self.every_from_off(src, b, root, pass, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every cycle back to "root on", then the chain to "root off" (SE's `doCycles`, then
+    /// `doForcingChains` from "root on").
+    fn every_from_on(
+        &mut self,
+        src: &Board,
+        b: &Board,
+        root: u16,
+        pass: Pass,
+        out: &mut Vec<Nested>,
+    ) {
+        let rules = pass.rules();
+        let (cycle_base, chain_base, sort) = pass.bases();
+        let root_off = conjugate(root);
+        let mut chain_at: Option<u16> = None;
+        let mut offs = [0u16; 32];
+        let mut ons = [0u16; 4];
+        let mut tail = self.start(root);
+        let mut head = 0;
+        while head < tail {
+            let p = self.queue[head];
+            head += 1;
+            let d = u32::from(self.depth[p as usize]);
+            if !is_on(p) {
+                let n = off_to_on(b, p, rules, &mut ons);
+                for &q in &ons[..n] {
+                    if !self.seen(q) {
+                        tail = self.visit(q, p, d as u16 + 1, tail);
+                    }
+                }
+                continue;
+            }
+            let n = on_to_off(b, p, rules.y, &mut offs);
+            for &x in &offs[..n] {
+                if chain_base.is_finite() && chain_at.is_none() && x == root_off {
+                    chain_at = Some(p);
+                }
+                if d >= 3 && self.closes(b, x, root, rules) && !self.is_ancestor(p, x) {
+                    let mut elim = [0u128; 9];
+                    if self.cycle_eliminations(b, root, p, x, &mut elim) {
+                        let mut hint = nested(Key::new(cycle_base, d + 1, sort), out.len());
+                        for (digit, &cells) in elim.iter().enumerate() {
+                            add_cells(&mut hint.removals, cells, digit);
+                        }
+                        // The loop read forwards (to "root on" again) and backwards: its
+                        // "on" potentials rest on their links, and so do its "off" ones
+                        // in the reversed loop, where they are "on".
+                        self.path_parents(src, b, p, true, &mut hint.parents);
+                        self.path_parents(src, b, p, false, &mut hint.parents);
+                        on_parents(src, b, x, root, &mut hint.parents);
+                        off_parents(src, b, p, x, &mut hint.parents);
+                        out.push(hint);
+                    }
+                }
+                if !self.seen(x) {
+                    tail = self.visit(x, p, d as u16 + 1, tail);
+                }
+            }
+        }
+        if let Some(p) = chain_at {
+            let depth = u32::from(self.depth[p as usize]);
+            let mut hint = nested(Key::new(chain_base, depth + 1, sort), out.len());
+            add_cells(&mut hint.removals, 1u128 << cell_of(root), digit_of(root));
+            self.path_parents(src, b, p, true, &mut hint.parents);
+            out.push(hint);
+        }
+    }
+
+    /// The chain from "root off" to "root on" (SE's `doForcingChains` from "root off").
+    fn every_from_off(
+        &mut self,
+        src: &Board,
+        b: &Board,
+        root: u16,
+        pass: Pass,
+        out: &mut Vec<Nested>,
+    ) {
+        let rules = pass.rules();
+        let (_, chain_base, sort) = pass.bases();
+        let mut offs = [0u16; 32];
+        let mut ons = [0u16; 4];
+        let mut tail = self.start(conjugate(root));
+        let mut head = 0;
+        while head < tail {
+            let p = self.queue[head];
+            head += 1;
+            let d = u32::from(self.depth[p as usize]);
+            if is_on(p) {
+                let n = on_to_off(b, p, rules.y, &mut offs);
+                for &x in &offs[..n] {
+                    if !self.seen(x) {
+                        tail = self.visit(x, p, d as u16 + 1, tail);
+                    }
+                }
+                continue;
+            }
+            let n = off_to_on(b, p, rules, &mut ons);
+            for &q in &ons[..n] {
+                if q == root {
+                    let mut hint = nested(Key::new(chain_base, d + 1, sort), out.len());
+                    let c = cell_of(root);
+                    let others = b.cands[c] & !(1 << digit_of(root));
+                    for digit in digits_of(others) {
+                        add_cells(&mut hint.removals, 1u128 << c, digit);
+                    }
+                    if others != 0 {
+                        self.path_parents(src, b, p, true, &mut hint.parents);
+                        on_parents(src, b, p, root, &mut hint.parents);
+                        out.push(hint);
+                    }
+                    return;
+                }
+                if !self.seen(q) {
+                    tail = self.visit(q, p, d as u16 + 1, tail);
+                }
+            }
+        }
+    }
+
+    /// Adds the rule parents of the `on` (or, if not `on`, the "off") potentials on the tree
+    /// path from the root to `end`, each from the link from its tree parent (the root has
+    /// none).
+    fn path_parents(&self, src: &Board, b: &Board, end: u16, on: bool, set: &mut CandSet) {
+        let mut q = end;
+        while self.depth[q as usize] > 1 {
+            let parent = self.parent[q as usize];
+            if is_on(q) == on {
+                if on {
+                    on_parents(src, b, parent, q, set);
+                } else {
+                    off_parents(src, b, parent, q, set);
+                }
+            }
+            q = parent;
+        }
+    }
+}
+
+/// A hint with nothing in it yet.
+fn nested(key: Key, order: usize) -> Nested {
+    Nested {
+        key,
+        order: order as u32,
+        removals: [0; SET_WORDS],
+        parents: [0; SET_WORDS],
+    }
+}
+
+/// The candidates `src` had and `b` lost that the link from "off" `from` to "on" `to`
+/// rests on (SE's cause of `to` and `collectRuleParents`): `to`'s cell's if the link is in
+/// the cell, else the digit's places in the first of `from`'s block, row and column through
+/// `to` where it has two.
+fn on_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
+    let (fc, tc, d) = (cell_of(from), cell_of(to), digit_of(to));
+    if fc == tc {
+        add_digits(set, tc, src.cands[tc] & !b.cands[tc]);
+        return;
+    }
+    for &h in &CELL_HOUSES[fc] {
+        let m = HOUSE_MASK[h as usize];
+        if m >> tc & 1 == 1 && two_cells(b.planes[d] & m) {
+            add_cells(set, src.planes[d] & !b.planes[d] & m, d);
+            return;
+        }
+    }
+}
+
+/// As [`on_parents`], for "off" `to` reached from "on" `from`, read backwards (a reversed
+/// cycle, where `to` is "on"): the cell's lost candidates if the link is in the cell, else
+/// the digit's lost places in the first of `from`'s block, row and column through `to`.
+fn off_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
+    let (fc, tc, d) = (cell_of(from), cell_of(to), digit_of(to));
+    if fc == tc {
+        add_digits(set, tc, src.cands[tc] & !b.cands[tc]);
+        return;
+    }
+    for &h in &CELL_HOUSES[fc] {
+        let m = HOUSE_MASK[h as usize];
+        if m >> tc & 1 == 1 {
+            add_cells(set, src.planes[d] & !b.planes[d] & m, d);
+            return;
+        }
     }
 }

@@ -11,7 +11,8 @@
 //! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
 //! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
 //! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`]) |
-//! | 27-30 | nested levels 2-5 | 9.5, 10.0, 10.5, 11.0 + bonus | no: capped here |
+//! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`]) |
+//! | 28-30 | nested levels 3-5 | 10.0, 10.5, 11.0 + bonus | no: capped here |
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
@@ -41,6 +42,7 @@ mod forcing;
 mod key;
 mod links;
 mod multiple;
+mod nested;
 mod nishio;
 mod plus;
 mod triplet;
@@ -69,6 +71,7 @@ pub(crate) struct Chains {
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
     plus: Box<dynamic::Dynamic>,
+    nested: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
 }
@@ -84,6 +87,7 @@ enum Last {
     Multiple(multiple::Found),
     Dynamic(dynamic::Found),
     Plus(dynamic::Found),
+    Nested(dynamic::Found),
 }
 
 /// How a step's chains read, as [`Chains::explain`] wrote them.
@@ -105,8 +109,9 @@ impl Chains {
             best: forcing::Best::new(),
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
-            dynamic: dynamic::Dynamic::new(false),
-            plus: dynamic::Dynamic::new(true),
+            dynamic: dynamic::Dynamic::new(0),
+            plus: dynamic::Dynamic::new(1),
+            nested: dynamic::Dynamic::new(2),
             last: Last::None,
         })
     }
@@ -126,6 +131,7 @@ impl Chains {
             Last::Multiple(found) => self.multiple.explain(b, &found, out),
             Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
             Last::Plus(found) => self.plus.explain(b, &found, out),
+            Last::Nested(found) => self.nested.explain(b, &found, out),
         }
         Shape::Branches
     }
@@ -194,18 +200,32 @@ impl Chains {
         if below(90) {
             return false;
         }
-        match self.plus.find(b) {
+        if let Some(found) = self.plus.find(b) {
+            let technique = match found.kind {
+                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsPlus,
+                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsPlus,
+                dynamic::Kind::Cell => Technique::DynamicCellForcingChainsPlus,
+                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsPlus,
+            };
+            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+            self.last = Last::Plus(found);
+            return true;
+        }
+        if below(95) {
+            return false;
+        }
+        match self.nested.find(b) {
             Some(found) => {
                 let technique = match found.kind {
                     dynamic::Kind::Contradiction => {
-                        Technique::DynamicContradictionForcingChainsPlus
+                        Technique::DynamicContradictionForcingChainsNested
                     }
-                    dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsPlus,
-                    dynamic::Kind::Cell => Technique::DynamicCellForcingChainsPlus,
-                    dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsPlus,
+                    dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsNested,
+                    dynamic::Kind::Cell => Technique::DynamicCellForcingChainsNested,
+                    dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsNested,
                 };
                 fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-                self.last = Last::Plus(found);
+                self.last = Last::Nested(found);
                 true
             }
             None => false,

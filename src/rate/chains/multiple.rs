@@ -123,7 +123,8 @@ impl Implied {
 }
 
 impl Propagation for Implied {
-    fn propagate(&mut self, b: &Board, root: u16) {
+    type Scratch = ();
+    fn propagate(&mut self, b: &Board, root: u16, _: &mut ()) {
         Implied::propagate(self, b, root);
     }
     fn found(&self) -> &[u16] {
@@ -182,7 +183,8 @@ impl Multiple {
             for v in digits_of(cands) {
                 self.cr.per_digit[v].propagate(b, potential(c, v, true));
                 let region = |house, digit| Kind::Region { house, digit };
-                self.cr.regions(b, (c, v), (BASE, 6), region, &mut best);
+                self.cr
+                    .regions(b, &mut (), (c, v), (BASE, 6), region, &mut best);
             }
             self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
         }

@@ -45,7 +45,7 @@ pub(crate) fn rules(
 }
 
 /// Adds `cells` of digit `d` to `set`.
-fn add_cells(set: &mut CandSet, cells: u128, d: usize) {
+pub(crate) fn add_cells(set: &mut CandSet, cells: u128, d: usize) {
     for c in cells_of(cells) {
         let i = c * 9 + d;
         set[i >> 6] |= 1 << (i & 63);
@@ -53,7 +53,7 @@ fn add_cells(set: &mut CandSet, cells: u128, d: usize) {
 }
 
 /// Adds the digits of `mask` in cell `c` to `set`.
-fn add_digits(set: &mut CandSet, c: usize, mask: u16) {
+pub(crate) fn add_digits(set: &mut CandSet, c: usize, mask: u16) {
     for d in digits_of(mask) {
         let i = c * 9 + d;
         set[i >> 6] |= 1 << (i & 63);

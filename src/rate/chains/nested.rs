@@ -1,0 +1,135 @@
+//! Nested forcing chains, level 2 (9.5 + length bonus, SE's `Chaining(true, true, false,
+//! 2)`, "(+ Forcing Chains)"): dynamic forcing chains (+) whose propagations, when the
+//! links run dry and none of the four basic rules of [`plus`](super::plus) has a hint
+//! resting on the assumption's removals, run SE's first chaining producer ("Forcing Chains
+//! & Cycles", [`forcing`](super::forcing)) on the grid the assumption has reduced.
+//!
+//! As SE's `getAdvancedPotentials` does with that producer's `getHints`: every hint of it
+//! is gathered (the X pass, the Y pass, the XY pass; cells row by row, digits in order; a
+//! start's cycles, then its chain from "on", then its chain from "off"), sorted by
+//! (difficulty, complexity, sort key) keeping the discovery order among equals, and of the
+//! hints with the same removals only the first is kept. Each kept hint with rule parents
+//! (the candidates the assumption removed that its links need gone: a bivalue cell's lost
+//! candidates, a two-place house's lost places; see [`Search::every_hint`]) turns its
+//! removals "off", with those as parents; its complexity is added once to that of any
+//! outer hint that rests on it (SE's `getNestedComplexity`).
+//!
+//! What is not SE's: SE counts a nested chain once per outer hint even when two branches
+//! of it that are two propagations (a double, cell or region forcing chain) each found the
+//! same chain; here each of those branches counts its own (the two sides of a contradiction,
+//! one propagation, share theirs as in SE).
+
+use super::forcing::{Nested, Search};
+use super::plus::CandSet;
+use crate::rate::board::{Board, CELLS, HOUSE_CELLS};
+
+/// Most hints one reduced grid is expected to give: room reserved once, so that the search
+/// allocates nothing (more would grow the vectors).
+const ROOM: usize = 4096;
+
+/// Scratch of the nested producer's searches; one per dynamic producer.
+pub(crate) struct Nest {
+    search: Search,
+    board: Board,
+    hints: Vec<Nested>,
+    /// (hash of the removals, place in the sorted hints).
+    keyed: Vec<(u64, u32)>,
+    dropped: Vec<bool>,
+}
+
+impl Nest {
+    /// Scratch with its room reserved (`room` hints; 0 for producers that never nest).
+    pub(crate) fn new(room: bool) -> Box<Nest> {
+        let n = if room { ROOM } else { 0 };
+        Box::new(Nest {
+            search: Search::new(),
+            board: Board::blank(),
+            hints: Vec::with_capacity(n),
+            keyed: Vec::with_capacity(n),
+            dropped: Vec::with_capacity(n),
+        })
+    }
+
+    /// The hints SE's nested "Forcing Chains & Cycles" gives on `src` reduced to (`cands`,
+    /// `planes`) that rest on the reduction, in SE's order: `emit(parents, removals,
+    /// complexity)` for each. Whether there was one.
+    pub(crate) fn hints(
+        &mut self,
+        src: &Board,
+        cands: &[u16; CELLS],
+        planes: &[u128; 9],
+        emit: &mut dyn FnMut(&CandSet, &CandSet, u32),
+    ) -> bool {
+        let b = &mut self.board;
+        b.cands = *cands;
+        b.planes = *planes;
+        b.open = src.open;
+        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
+            for (d, plane) in planes.iter().enumerate() {
+                let mut m = 0u16;
+                for (i, &c) in cells.iter().enumerate() {
+                    m |= ((plane >> c) & 1) as u16 * (1 << i);
+                }
+                b.pos[h][d] = m;
+            }
+        }
+        self.hints.clear();
+        self.search.every_hint(src, &self.board, &mut self.hints);
+        if self.hints.is_empty() {
+            return false;
+        }
+        self.hints.sort_unstable_by(|x, y| {
+            if x.key.before(&y.key) {
+                std::cmp::Ordering::Less
+            } else if y.key.before(&x.key) {
+                std::cmp::Ordering::Greater
+            } else {
+                x.order.cmp(&y.order)
+            }
+        });
+        // Of the hints with the same removals, the first in the sorted order (SE keeps them
+        // in a `LinkedHashSet`, whose hints are equal when their removals are).
+        self.keyed.clear();
+        self.keyed.extend(
+            self.hints
+                .iter()
+                .enumerate()
+                .map(|(i, h)| (hash(&h.removals), i as u32)),
+        );
+        self.keyed.sort_unstable();
+        self.dropped.clear();
+        self.dropped.resize(self.hints.len(), false);
+        let mut start = 0;
+        while start < self.keyed.len() {
+            let mut end = start + 1;
+            while end < self.keyed.len() && self.keyed[end].0 == self.keyed[start].0 {
+                end += 1;
+            }
+            for j in start + 1..end {
+                let later = self.keyed[j].1 as usize;
+                let same = (start..j).any(|k| {
+                    let earlier = self.keyed[k].1 as usize;
+                    !self.dropped[earlier]
+                        && self.hints[earlier].removals == self.hints[later].removals
+                });
+                self.dropped[later] = same;
+            }
+            start = end;
+        }
+        let mut any = false;
+        for (h, &dropped) in self.hints.iter().zip(&self.dropped) {
+            if !dropped && h.parents != [0; super::plus::SET_WORDS] {
+                emit(&h.parents, &h.removals, h.key.complexity);
+                any = true;
+            }
+        }
+        any
+    }
+}
+
+/// A hash of a set of candidates, to find the hints with the same removals.
+fn hash(set: &CandSet) -> u64 {
+    set.iter().fold(0u64, |h, &w| {
+        (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+    })
+}
