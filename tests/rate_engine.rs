@@ -94,8 +94,8 @@ fn nested_chains_agree_with_sudoku_explainer() {
         );
         kinds.insert(hardest);
     }
-    assert!(cases.len() >= 8, "{} fixtures", cases.len());
-    assert!(kinds.len() >= 2, "{kinds:?}");
+    assert!(cases.len() >= 14, "{} fixtures", cases.len());
+    assert!(kinds.len() == 4, "{kinds:?}");
 }
 
 /// SE's name of a technique as the reference files write it (spaces as `_`), with the size

@@ -11,6 +11,7 @@
 
 use super::key::{self, offer};
 use super::links::{is_on, potential, POTENTIALS};
+use super::nested::NestSet;
 use crate::rate::board::{digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
@@ -25,8 +26,9 @@ pub(crate) trait Propagation {
     fn found(&self) -> &[u16];
     /// The implied potentials as a set, a bit each.
     fn set(&self) -> &[u64; WORDS];
-    /// The complexity implied potential `p` adds to a hint.
-    fn complexity(&self, p: u16) -> u32;
+    /// The complexity implied potential `p` adds to a hint whose other chains rest on the
+    /// nested chains of `nested` (those `p` rests on are added to it; each counts once).
+    fn complexity(&self, p: u16, nested: &mut NestSet) -> u32;
 
     /// Whether `p` is implied.
     #[inline]
@@ -42,6 +44,8 @@ pub(crate) struct CellRegion<I> {
     pub(crate) other: Box<I>,
     common: [u64; WORDS],
     sum: [u32; POTENTIALS],
+    /// The nested chains counted in `sum`, by potential.
+    nests: Vec<NestSet>,
 }
 
 impl<I: Propagation> CellRegion<I> {
@@ -52,6 +56,7 @@ impl<I: Propagation> CellRegion<I> {
             other: Box::new(make()),
             common: [0; WORDS],
             sum: [0; POTENTIALS],
+            nests: vec![NestSet::default(); POTENTIALS],
         }
     }
 
@@ -87,10 +92,12 @@ impl<I: Propagation> CellRegion<I> {
                 let own = &self.per_digit[v];
                 for &p in own.found() {
                     if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
+                        let nests = &mut self.nests[p as usize];
                         if first {
-                            self.sum[p as usize] = own.complexity(p);
+                            *nests = NestSet::default();
+                            self.sum[p as usize] = own.complexity(p, nests);
                         }
-                        self.sum[p as usize] += self.other.complexity(p);
+                        self.sum[p as usize] += self.other.complexity(p, nests);
                     }
                 }
                 first = false;
@@ -124,8 +131,9 @@ impl<I: Propagation> CellRegion<I> {
                 if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
                     continue;
                 }
+                let mut nests = NestSet::default();
                 let cx = digits_of(cands)
-                    .map(|v| self.per_digit[v].complexity(p))
+                    .map(|v| self.per_digit[v].complexity(p, &mut nests))
                     .sum();
                 offer(b, base, p, cx, sort, c, kind, best);
             }

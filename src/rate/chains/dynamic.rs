@@ -33,7 +33,7 @@ use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
-use super::nested::Nest;
+use super::nested::{Nest, NestSet};
 use super::plus::{self, CandSet};
 use crate::rate::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
@@ -44,10 +44,6 @@ const NONE: u16 = u16::MAX;
 /// A first parent at or above this is no potential but `RULE | i`: the removal was made
 /// by a basic rule ([`plus`]), its parents `rule_parents[i]`.
 const RULE: u16 = 0x8000;
-/// Words of a set of rule hints (at most one a candidate).
-const RULE_WORDS: usize = (CELLS * 9).div_ceil(64);
-/// The nested chains met, by rule hint.
-type Nests = [u64; RULE_WORDS];
 
 /// The parents SE gives a newly implied potential of a clash.
 #[derive(Clone, Copy)]
@@ -78,8 +74,9 @@ pub(crate) struct Implied {
     /// The parents of each hint of the basic rules (or of a nested chain) that made a
     /// removal (reserved once: at most one a removal, so never more than the candidates).
     rule_parents: Vec<CandSet>,
-    /// The complexity of each of those hints that is a nested chain (0 for a basic rule).
-    rule_nested: Vec<u32>,
+    /// The complexity and fingerprint of each of those hints that is a nested chain (0 for
+    /// a basic rule).
+    rule_nested: Vec<(u32, u64)>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
 }
@@ -187,7 +184,7 @@ impl Implied {
         let (cands, planes) = (self.cands, self.planes);
         let nests = self.level >= 2;
         let mut added = false;
-        let mut turn_off = |parents: &CandSet, removals: &CandSet, nested: u32| {
+        let mut turn_off = |parents: &CandSet, removals: &CandSet, nested: u32, chain: u64| {
             let mut stored = None;
             for_each_off(removals, &mut |p| {
                 if self.has(p) {
@@ -195,7 +192,7 @@ impl Implied {
                 }
                 let k = *stored.get_or_insert_with(|| {
                     self.rule_parents.push(*parents);
-                    self.rule_nested.push(nested);
+                    self.rule_nested.push((nested, chain));
                     self.rule_parents.len() - 1
                 });
                 let parents = Parents {
@@ -208,7 +205,7 @@ impl Implied {
             });
         };
         let any = plus::rules(b, &cands, &planes, &mut |parents, removals| {
-            turn_off(parents, removals, 0)
+            turn_off(parents, removals, 0, 0)
         });
         if !any && nests {
             nest.hints(b, &cands, &planes, &mut turn_off);
@@ -318,16 +315,11 @@ impl Implied {
         }
     }
 
-    /// SE's ancestor count of `p` (itself included) as this propagation implied it;
-    /// `parents`: those of a new potential of a clash, instead of the stored ones.
-    fn ancestors(&self, p: u16, parents: Option<Parents>) -> u32 {
-        self.ancestors_sharing(p, parents, &mut [0; RULE_WORDS])
-    }
-
-    /// As [`Implied::ancestors`], counting only the nested chains not yet in `nested` (by
-    /// rule hint), and adding them to it: SE counts a nested chain once per hint, over all
-    /// its chains.
-    fn ancestors_sharing(&self, p: u16, parents: Option<Parents>, nested: &mut Nests) -> u32 {
+    /// SE's complexity of `p` as this propagation implied it: its ancestor count (itself
+    /// included), plus the complexity of each nested chain it rests on that is not yet in
+    /// `nested` (which gets them: SE counts a nested chain once per hint, over all its
+    /// chains); `parents`: those of a new potential of a clash, instead of the stored ones.
+    fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet) -> u32 {
         let mut seen = [0u64; WORDS];
         // A potential is pushed once at most: the reserved room always holds them.
         let mut stack = self.stack.borrow_mut();
@@ -338,9 +330,8 @@ impl Implied {
         while let Some((q, pp)) = next {
             let (c, d) = (cell_of(q), digit_of(q));
             if let Some(k) = self.rule_index(pp.first) {
-                let extra = self.rule_nested[k];
-                if extra > 0 && nested[k >> 6] >> (k & 63) & 1 == 0 {
-                    nested[k >> 6] |= 1 << (k & 63);
+                let (extra, chain) = self.rule_nested[k];
+                if extra > 0 && nested.insert(chain) {
                     count += extra;
                 }
             }
@@ -467,7 +458,9 @@ impl Dynamic {
             for j in 0..own.len {
                 let p = own.order[j];
                 if is_on(p) == kind && self.off.has(p) {
-                    let cx = own.ancestors(p, None) + self.off.ancestors(p, None);
+                    let mut nested = NestSet::default();
+                    let cx = own.ancestors(p, None, &mut nested)
+                        + self.off.ancestors(p, None, &mut nested);
                     let kind = Kind::Double { digit: v as u8 };
                     offer(b, base, p, cx, 1, c, kind, best);
                 }
@@ -484,11 +477,8 @@ fn clash_complexity(x: &Implied) -> Option<u32> {
         hidden_cell: 0,
         hidden_region: 0,
     });
-    let mut nested = [0; RULE_WORDS];
-    Some(
-        x.ancestors_sharing(on, on_parents, &mut nested)
-            + x.ancestors_sharing(off, off_parents, &mut nested),
-    )
+    let mut nested = NestSet::default();
+    Some(x.ancestors(on, on_parents, &mut nested) + x.ancestors(off, off_parents, &mut nested))
 }
 
 impl Propagation for Implied {
@@ -502,8 +492,8 @@ impl Propagation for Implied {
     fn set(&self) -> &[u64; WORDS] {
         &self.set
     }
-    fn complexity(&self, p: u16) -> u32 {
-        self.ancestors(p, None)
+    fn complexity(&self, p: u16, nested: &mut NestSet) -> u32 {
+        self.ancestors(p, None, nested)
     }
 }
 

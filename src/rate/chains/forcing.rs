@@ -32,6 +32,7 @@ use super::key::Key;
 use super::links::{
     cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
 };
+use super::nested::fingerprint;
 use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
 use crate::rate::board::{
     cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK, PEERS,
@@ -403,6 +404,8 @@ pub(crate) struct Nested {
     pub removals: CandSet,
     /// The candidates the assumption removed that it rests on (SE's `getRuleParents`).
     pub parents: CandSet,
+    /// Its potentials, from the assumption on, as a fingerprint ([`nested::fingerprint`]).
+    pub chain: u64,
 }
 
 impl Search {
@@ -469,6 +472,7 @@ impl Search {
                     let mut elim = [0u128; 9];
                     if self.cycle_eliminations(b, root, p, x, &mut elim) {
                         let mut hint = nested(Key::new(cycle_base, d + 1, sort), out.len());
+                        hint.chain = self.fingerprint(p, &[x, root]);
                         for (digit, &cells) in elim.iter().enumerate() {
                             add_cells(&mut hint.removals, cells, digit);
                         }
@@ -490,6 +494,7 @@ impl Search {
         if let Some(p) = chain_at {
             let depth = u32::from(self.depth[p as usize]);
             let mut hint = nested(Key::new(chain_base, depth + 1, sort), out.len());
+            hint.chain = self.fingerprint(p, &[root_off]);
             add_cells(&mut hint.removals, 1u128 << cell_of(root), digit_of(root));
             self.path_parents(src, b, p, true, &mut hint.parents);
             out.push(hint);
@@ -528,6 +533,7 @@ impl Search {
             for &q in &ons[..n] {
                 if q == root {
                     let mut hint = nested(Key::new(chain_base, d + 1, sort), out.len());
+                    hint.chain = self.fingerprint(p, &[root]);
                     let c = cell_of(root);
                     let others = b.cands[c] & !(1 << digit_of(root));
                     for digit in digits_of(others) {
@@ -545,6 +551,15 @@ impl Search {
                 }
             }
         }
+    }
+
+    /// The fingerprint of the tree path from the root to `end`, then `extra`.
+    fn fingerprint(&self, end: u16, extra: &[u16]) -> u64 {
+        let mut path = [0u16; PATH];
+        let n = self.path_to(end, &mut path, 0);
+        let len = n + extra.len();
+        path[n..len].copy_from_slice(extra);
+        fingerprint(&path[..len])
     }
 
     /// Adds the rule parents of the `on` (or, if not `on`, the "off") potentials on the tree
@@ -573,6 +588,7 @@ fn nested(key: Key, order: usize) -> Nested {
         order: order as u32,
         removals: [0; SET_WORDS],
         parents: [0; SET_WORDS],
+        chain: 0,
     }
 }
 

@@ -26,6 +26,7 @@ use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, ROOT};
 use super::key::{self};
 use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
+use super::nested::NestSet;
 use crate::rate::board::{cells_of, digits_of, Board, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
@@ -133,7 +134,7 @@ impl Propagation for Implied {
     fn set(&self) -> &[u64; WORDS] {
         &self.set
     }
-    fn complexity(&self, p: u16) -> u32 {
+    fn complexity(&self, p: u16, _: &mut NestSet) -> u32 {
         u32::from(self.depth[p as usize])
     }
 }

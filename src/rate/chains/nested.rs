@@ -14,10 +14,9 @@
 //! removals "off", with those as parents; its complexity is added once to that of any
 //! outer hint that rests on it (SE's `getNestedComplexity`).
 //!
-//! What is not SE's: SE counts a nested chain once per outer hint even when two branches
-//! of it that are two propagations (a double, cell or region forcing chain) each found the
-//! same chain; here each of those branches counts its own (the two sides of a contradiction,
-//! one propagation, share theirs as in SE).
+//! A nested chain is known by a fingerprint of its potentials in order ([`NestSet`]): SE
+//! counts one once per outer hint (its `FullChain`s), even when two branches of the hint
+//! (two propagations) each found it.
 
 use super::forcing::{Nested, Search};
 use super::plus::CandSet;
@@ -52,13 +51,13 @@ impl Nest {
 
     /// The hints SE's nested "Forcing Chains & Cycles" gives on `src` reduced to (`cands`,
     /// `planes`) that rest on the reduction, in SE's order: `emit(parents, removals,
-    /// complexity)` for each. Whether there was one.
+    /// complexity, fingerprint)` for each. Whether there was one.
     pub(crate) fn hints(
         &mut self,
         src: &Board,
         cands: &[u16; CELLS],
         planes: &[u128; 9],
-        emit: &mut dyn FnMut(&CandSet, &CandSet, u32),
+        emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
     ) -> bool {
         let b = &mut self.board;
         b.cands = *cands;
@@ -119,12 +118,44 @@ impl Nest {
         let mut any = false;
         for (h, &dropped) in self.hints.iter().zip(&self.dropped) {
             if !dropped && h.parents != [0; super::plus::SET_WORDS] {
-                emit(&h.parents, &h.removals, h.key.complexity);
+                emit(&h.parents, &h.removals, h.key.complexity, h.chain);
                 any = true;
             }
         }
         any
     }
+}
+
+/// The nested chains an outer hint rests on, by fingerprint, so that each counts once.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct NestSet {
+    len: u8,
+    chains: [u64; 15],
+}
+
+impl NestSet {
+    /// Adds `chain`; whether it was not in yet (a full set takes every chain as new).
+    #[inline]
+    pub(crate) fn insert(&mut self, chain: u64) -> bool {
+        let n = self.len as usize;
+        if self.chains[..n].contains(&chain) {
+            return false;
+        }
+        if n < self.chains.len() {
+            self.chains[n] = chain;
+            self.len += 1;
+        }
+        true
+    }
+}
+
+/// A fingerprint of a chain: its potentials in order.
+pub(crate) fn fingerprint(path: &[u16]) -> u64 {
+    path.iter().fold(0x51_7cc1_b727_220a, |h, &p| {
+        (h ^ u64::from(p))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(31)
+    })
 }
 
 /// A hash of a set of candidates, to find the hints with the same removals.
