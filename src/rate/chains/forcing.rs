@@ -404,7 +404,7 @@ pub(crate) struct Nested {
     pub removals: CandSet,
     /// The candidates the assumption removed that it rests on (SE's `getRuleParents`).
     pub parents: CandSet,
-    /// Its potentials, from the assumption on, as a fingerprint ([`nested::fingerprint`]).
+    /// Its potentials, from the assumption on, as a fingerprint ([`fingerprint`]).
     pub chain: u64,
 }
 
