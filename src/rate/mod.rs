@@ -90,7 +90,7 @@
 //! so configured agrees with the bank on 99.3% of a 744-puzzle diabolical sample, the full
 //! default set on 96.4%: with UVWXYZ-Wing on, its 6.6 replaces the bank's 6.7-7.7 chains).
 //! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. As with
-//! SE's ladder, a path that needs nested chains (9.5 and up) is capped.
+//! SE's ladder, a path that needs nested chains of level 3 or more (10.0 and up) is capped.
 //!
 //! # Speed: what is kept between steps
 //!
