@@ -44,19 +44,20 @@ pub(crate) struct CellRegion<I> {
     pub(crate) other: Box<I>,
     common: [u64; WORDS],
     sum: [u32; POTENTIALS],
-    /// The nested chains counted in `sum`, by potential.
+    /// The nested chains counted in `sum`, by potential (empty where nothing nests).
     nests: Vec<NestSet>,
 }
 
 impl<I: Propagation> CellRegion<I> {
-    /// Scratch of propagations made by `make` (built one by one: each is large).
-    pub(crate) fn new(make: impl Fn() -> I) -> CellRegion<I> {
+    /// Scratch of propagations made by `make` (built one by one: each is large); `nests`:
+    /// whether they can rest on nested chains.
+    pub(crate) fn new(make: impl Fn() -> I, nests: bool) -> CellRegion<I> {
         CellRegion {
             per_digit: (0..9).map(|_| make()).collect(),
             other: Box::new(make()),
             common: [0; WORDS],
             sum: [0; POTENTIALS],
-            nests: vec![NestSet::default(); POTENTIALS],
+            nests: vec![NestSet::default(); if nests { POTENTIALS } else { 0 }],
         }
     }
 
@@ -92,7 +93,8 @@ impl<I: Propagation> CellRegion<I> {
                 let own = &self.per_digit[v];
                 for &p in own.found() {
                     if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let nests = &mut self.nests[p as usize];
+                        let mut none = NestSet::default();
+                        let nests = self.nests.get_mut(p as usize).unwrap_or(&mut none);
                         if first {
                             *nests = NestSet::default();
                             self.sum[p as usize] = own.complexity(p, nests);

@@ -410,7 +410,7 @@ impl Dynamic {
     pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
-            cr: CellRegion::new(|| Implied::new(level)),
+            cr: CellRegion::new(|| Implied::new(level), level >= 2),
             off: Box::new(Implied::new(level)),
             nest: Nest::new(level >= 2),
             base: [BASE, BASE_PLUS, BASE_NESTED][level as usize],

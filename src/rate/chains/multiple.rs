@@ -169,7 +169,7 @@ pub(crate) struct Multiple {
 impl Multiple {
     pub(crate) fn new() -> Box<Multiple> {
         Box::new(Multiple {
-            cr: CellRegion::new(Implied::new),
+            cr: CellRegion::new(Implied::new, false),
         })
     }
 

@@ -23,8 +23,9 @@ use super::plus::CandSet;
 use crate::rate::board::{Board, CELLS, HOUSE_CELLS};
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
-/// allocates nothing (more would grow the vectors).
-const ROOM: usize = 4096;
+/// allocates nothing (more would grow the vectors; the most seen on forum_hardest_1106 is
+/// 241).
+const ROOM: usize = 1024;
 
 /// Scratch of the nested producer's searches; one per dynamic producer.
 pub(crate) struct Nest {
