@@ -91,9 +91,10 @@ impl<I: Propagation> CellRegion<I> {
                     self.common[w] &= self.other.set()[w];
                 }
                 let own = &self.per_digit[v];
+                // Where nothing nests, one set for all (no chain ever goes into it).
+                let mut none = NestSet::default();
                 for &p in own.found() {
                     if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let mut none = NestSet::default();
                         let nests = self.nests.get_mut(p as usize).unwrap_or(&mut none);
                         if first {
                             *nests = NestSet::default();
