@@ -48,11 +48,12 @@
 //! | 25 | Dynamic Contradiction / Double / Cell / Region Forcing Chains | 8.5 + length bonus | as 23 and 24 on every digit, with both rules, each removal read by the links after it ([`chains`](self)) |
 //! | 26 | the same, (+) | 9.0 + length bonus | as 25, and when the links run dry, the removals of intersections, hidden and naked pairs and X-Wings on the reduced grid ([`chains`](self)) |
 //! | 27 | the same, (+ Forcing Chains) | 9.5 + length bonus | as 26, and when those rules find nothing, the removals of the cycles and forcing chains of 21 on the reduced grid (nested forcing chains, level 2; [`chains`](self)) |
+//! | 28 | the same, (+ Multiple Forcing Chains) | 10.0 + length bonus | as 27, and when the forcing chains find nothing either, the removals of the cell and region forcing chains of 24 on the reduced grid (nested forcing chains, level 3; [`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (nested chains of levels 3 to 5, 10.0 and up) are not in the
+//! SE's later chain producers (nested chains of levels 4 and 5, 10.5 and up) are not in the
 //! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
 //! [`Rating::capped`] is set, never a wrong number.
 //!
@@ -90,7 +91,7 @@
 //! so configured agrees with the bank on 99.3% of a 744-puzzle diabolical sample, the full
 //! default set on 96.4%: with UVWXYZ-Wing on, its 6.6 replaces the bank's 6.7-7.7 chains).
 //! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. As with
-//! SE's ladder, a path that needs nested chains of level 3 or more (10.0 and up) is capped.
+//! SE's ladder, a path that needs nested chains of level 4 or more (10.5 and up) is capped.
 //!
 //! # Speed: what is kept between steps
 //!
@@ -435,6 +436,19 @@ techniques! {
     DynamicCellForcingChainsNested => "Dynamic Cell Forcing Chains (+ Forcing Chains)",
     /// A dynamic region forcing chain whose propagations nest forcing chains (level 2).
     DynamicRegionForcingChainsNested => "Dynamic Region Forcing Chains (+ Forcing Chains)",
+    /// A dynamic contradiction whose propagation, when the basic rules and the forcing
+    /// chains find nothing, also applies cell and region forcing chains to the reduced grid
+    /// (nested forcing chains, level 3).
+    DynamicContradictionForcingChainsNestedMultiple => "Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains)",
+    /// A dynamic double forcing chain whose propagations nest multiple forcing chains
+    /// (level 3).
+    DynamicDoubleForcingChainsNestedMultiple => "Dynamic Double Forcing Chains (+ Multiple Forcing Chains)",
+    /// A dynamic cell forcing chain whose propagations nest multiple forcing chains (level
+    /// 3).
+    DynamicCellForcingChainsNestedMultiple => "Dynamic Cell Forcing Chains (+ Multiple Forcing Chains)",
+    /// A dynamic region forcing chain whose propagations nest multiple forcing chains
+    /// (level 3).
+    DynamicRegionForcingChainsNestedMultiple => "Dynamic Region Forcing Chains (+ Multiple Forcing Chains)",
 }
 
 impl fmt::Display for Technique {
@@ -810,6 +824,10 @@ fn is_chain(technique: Technique) -> bool {
             | DynamicDoubleForcingChainsNested
             | DynamicCellForcingChainsNested
             | DynamicRegionForcingChainsNested
+            | DynamicContradictionForcingChainsNestedMultiple
+            | DynamicDoubleForcingChainsNestedMultiple
+            | DynamicCellForcingChainsNestedMultiple
+            | DynamicRegionForcingChainsNestedMultiple
     )
 }
 

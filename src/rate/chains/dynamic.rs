@@ -389,6 +389,8 @@ const BASE: f64 = 8.5;
 const BASE_PLUS: f64 = 9.0;
 /// The difficulty of nested forcing chains of level 2, before the length bonus.
 const BASE_NESTED: f64 = 9.5;
+/// The difficulty of nested forcing chains of level 3, before the length bonus.
+const BASE_NESTED_3: f64 = 10.0;
 
 /// The best dynamic forcing chain so far.
 pub(crate) type Found = key::Found<Kind>;
@@ -398,22 +400,22 @@ pub(crate) type Found = key::Found<Kind>;
 pub(crate) struct Dynamic {
     cr: CellRegion<Implied>,
     off: Box<Implied>,
-    /// The nested producer's scratch (used from level 2).
+    /// The nested producers' scratch (used from level 2).
     nest: Box<Nest>,
-    /// 8.5, 9.0 for dynamic forcing chains (+), 9.5 nested.
+    /// 8.5, 9.0 for dynamic forcing chains (+), 9.5 and 10.0 nested.
     base: f64,
 }
 
 impl Dynamic {
     /// Dynamic forcing chains (`level` 0), dynamic forcing chains (+) (1), or nested
-    /// forcing chains of level 2.
+    /// forcing chains of level 2 or 3.
     pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
             cr: CellRegion::new(|| Implied::new(level), level >= 2),
             off: Box::new(Implied::new(level)),
-            nest: Nest::new(level >= 2),
-            base: [BASE, BASE_PLUS, BASE_NESTED][level as usize],
+            nest: Nest::new(level),
+            base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3][level as usize],
         })
     }
 

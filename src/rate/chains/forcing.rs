@@ -596,7 +596,7 @@ fn nested(key: Key, order: usize) -> Nested {
 /// rests on (SE's cause of `to` and `collectRuleParents`): `to`'s cell's if the link is in
 /// the cell, else the digit's places in the first of `from`'s block, row and column through
 /// `to` where it has two.
-fn on_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
+pub(crate) fn on_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
     let (fc, tc, d) = (cell_of(from), cell_of(to), digit_of(to));
     if fc == tc {
         add_digits(set, tc, src.cands[tc] & !b.cands[tc]);

@@ -12,7 +12,8 @@
 //! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
 //! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`]) |
 //! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`]) |
-//! | 28-30 | nested levels 3-5 | 10.0, 10.5, 11.0 + bonus | no: capped here |
+//! | 28 | nested, level 3: Dynamic Forcing Chains (+ Multiple Forcing Chains) | 10.0 + bonus | yes ([`dynamic`], with [`nested`] and [`multiple`]) |
+//! | 29-30 | nested levels 4-5 | 10.5, 11.0 + bonus | no: capped here |
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
@@ -72,6 +73,7 @@ pub(crate) struct Chains {
     dynamic: Box<dynamic::Dynamic>,
     plus: Box<dynamic::Dynamic>,
     nested: Box<dynamic::Dynamic>,
+    nested3: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
 }
@@ -88,6 +90,7 @@ enum Last {
     Dynamic(dynamic::Found),
     Plus(dynamic::Found),
     Nested(dynamic::Found),
+    Nested3(dynamic::Found),
 }
 
 /// How a step's chains read, as [`Chains::explain`] wrote them.
@@ -112,6 +115,7 @@ impl Chains {
             dynamic: dynamic::Dynamic::new(0),
             plus: dynamic::Dynamic::new(1),
             nested: dynamic::Dynamic::new(2),
+            nested3: dynamic::Dynamic::new(3),
             last: Last::None,
         })
     }
@@ -132,6 +136,7 @@ impl Chains {
             Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
             Last::Plus(found) => self.plus.explain(b, &found, out),
             Last::Nested(found) => self.nested.explain(b, &found, out),
+            Last::Nested3(found) => self.nested3.explain(b, &found, out),
         }
         Shape::Branches
     }
@@ -214,18 +219,31 @@ impl Chains {
         if below(95) {
             return false;
         }
-        match self.nested.find(b) {
+        if let Some(found) = self.nested.find(b) {
+            let technique = match found.kind {
+                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsNested,
+                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsNested,
+                dynamic::Kind::Cell => Technique::DynamicCellForcingChainsNested,
+                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsNested,
+            };
+            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+            self.last = Last::Nested(found);
+            return true;
+        }
+        if below(100) {
+            return false;
+        }
+        match self.nested3.find(b) {
             Some(found) => {
+                use Technique::*;
                 let technique = match found.kind {
-                    dynamic::Kind::Contradiction => {
-                        Technique::DynamicContradictionForcingChainsNested
-                    }
-                    dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsNested,
-                    dynamic::Kind::Cell => Technique::DynamicCellForcingChainsNested,
-                    dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsNested,
+                    dynamic::Kind::Contradiction => DynamicContradictionForcingChainsNestedMultiple,
+                    dynamic::Kind::Double { .. } => DynamicDoubleForcingChainsNestedMultiple,
+                    dynamic::Kind::Cell => DynamicCellForcingChainsNestedMultiple,
+                    dynamic::Kind::Region { .. } => DynamicRegionForcingChainsNestedMultiple,
                 };
                 fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-                self.last = Last::Nested(found);
+                self.last = Last::Nested3(found);
                 true
             }
             None => false,

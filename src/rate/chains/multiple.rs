@@ -24,10 +24,16 @@
 
 use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, ROOT};
-use super::key::{self};
-use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
+use super::forcing::{on_parents, Nested};
+use super::key::{self, Key};
+use super::links::{
+    cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
+};
 use super::nested::NestSet;
-use crate::rate::board::{cells_of, digits_of, Board, HOUSE_CELLS};
+use super::plus::{add_cells, add_digits, SET_WORDS};
+use crate::rate::board::{
+    cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
+};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 
@@ -219,4 +225,151 @@ impl Multiple {
             eureka::write_branch(out, &*self.cr.other, found.target);
         }
     }
+}
+
+/// The propagations of one cell's digits and of one house's places, kept together: what
+/// [`Every::hints`] needs to walk every chain of a hint after the search found it.
+pub(crate) struct Every {
+    per_digit: Vec<Implied>,
+    places: Vec<Implied>,
+    common: [u64; WORDS],
+}
+
+impl Every {
+    pub(crate) fn new() -> Box<Every> {
+        Box::new(Every {
+            per_digit: (0..9).map(|_| Implied::new()).collect(),
+            places: (0..9).map(|_| Implied::new()).collect(),
+            common: [0; WORDS],
+        })
+    }
+
+    /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
+    /// reduced from `src`, in SE's discovery order, appended to `out` (nothing is cut, as
+    /// in [`Search::every_hint`](super::forcing::Search::every_hint)): for each cell of
+    /// three candidates or more, for each digit, its region hints, then the cell's hints.
+    /// A hint's rule parents are those of the "on" potentials of all its chains (the
+    /// assumptions count as the cell's naked single, or the house's hidden single).
+    pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+        for c in cells_of(b.open) {
+            let cands = b.cands[c];
+            if cands.count_ones() < 3 {
+                continue;
+            }
+            for v in digits_of(cands) {
+                self.per_digit[v].propagate(b, potential(c, v, true));
+                self.regions(src, b, c, v, out);
+            }
+            self.cell(src, b, c, out);
+        }
+    }
+
+    /// The region hints from digit `v` of cell `c` (its propagation done).
+    fn regions(&mut self, src: &Board, b: &Board, c: usize, v: usize, out: &mut Vec<Nested>) {
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let h = h as usize;
+            let positions = b.pos[h][v];
+            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
+                continue;
+            }
+            let own = &self.per_digit[v];
+            self.common = own.set;
+            let rest = positions & (positions - 1);
+            for i in digits_of(rest) {
+                let o = HOUSE_CELLS[h][i] as usize;
+                let x = &mut self.places[i];
+                x.propagate(b, potential(o, v, true));
+                for w in 0..WORDS {
+                    self.common[w] &= x.set[w];
+                }
+            }
+            if self.common == [0; WORDS] {
+                continue;
+            }
+            let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
+            for on in [true, false] {
+                for &p in own.found() {
+                    if is_on(p) != on || self.common[p as usize >> 6] >> (p & 63) & 1 == 0 {
+                        continue;
+                    }
+                    let chains =
+                        std::iter::once(own).chain(digits_of(rest).map(|i| &self.places[i]));
+                    if let Some(mut hint) = conclusion(src, b, p, 6, chains, out.len()) {
+                        add_cells(&mut hint.parents, lost, v);
+                        out.push(hint);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cell hints of cell `c` (the propagations of all its digits done).
+    fn cell(&self, src: &Board, b: &Board, c: usize, out: &mut Vec<Nested>) {
+        let cands = b.cands[c];
+        let own = &self.per_digit[cands.trailing_zeros() as usize];
+        for on in [true, false] {
+            for &p in own.found() {
+                if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
+                    continue;
+                }
+                let chains = digits_of(cands).map(|v| &self.per_digit[v]);
+                if let Some(mut hint) = conclusion(src, b, p, 5, chains, out.len()) {
+                    add_digits(&mut hint.parents, c, src.cands[c] & !b.cands[c]);
+                    out.push(hint);
+                }
+            }
+        }
+    }
+}
+
+/// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery
+/// place `order`), its rule parents but those of the assumptions; none if it removes
+/// nothing.
+fn conclusion<'a>(
+    src: &Board,
+    b: &Board,
+    p: u16,
+    sort: u8,
+    chains: impl Iterator<Item = &'a Implied>,
+    order: usize,
+) -> Option<Nested> {
+    let (c, d) = (cell_of(p), digit_of(p));
+    let mut removals = [0; SET_WORDS];
+    if is_on(p) {
+        let others = b.cands[c] & !(1 << d);
+        if others == 0 {
+            return None;
+        }
+        add_digits(&mut removals, c, others);
+    } else {
+        add_digits(&mut removals, c, 1 << d);
+    }
+    let mut parents = [0; SET_WORDS];
+    let mut complexity = 0;
+    let mut print = 0x2545_f491_4f6c_dd1d_u64;
+    for x in chains {
+        complexity += u32::from(x.depth[p as usize]);
+        let mut q = p;
+        loop {
+            print = (print ^ u64::from(q))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(27);
+            let parent = x.parent[q as usize];
+            if parent == ROOT {
+                break;
+            }
+            if is_on(q) {
+                on_parents(src, b, parent, q, &mut parents);
+            }
+            q = parent;
+        }
+        print = print.rotate_left(7) ^ 0xff;
+    }
+    Some(Nested {
+        key: Key::new(BASE, complexity, sort),
+        order: order as u32,
+        removals,
+        parents,
+        chain: print,
+    })
 }

@@ -14,11 +14,21 @@
 //! removals "off", with those as parents; its complexity is added once to that of any
 //! outer hint that rests on it (SE's `getNestedComplexity`).
 //!
+//! Level 3 (10.0 + length bonus, `Chaining(true, true, false, 3)`, "(+ Multiple Forcing
+//! Chains)") goes one rule further: when no hint of "Forcing Chains & Cycles" rests on the
+//! removals, SE's static multiple forcing chains run on the reduced grid
+//! ([`Every`](super::multiple::Every): for each cell of three candidates or more, for each
+//! digit, its region forcing chains, then the cell's), sorted and deduplicated alike. A cell
+//! hint's rule parents are also the cell's lost candidates (SE takes the assumptions for
+//! the cell's naked single), a region hint's the house's lost places of the digit (its
+//! hidden single).
+//!
 //! A nested chain is known by a fingerprint of its potentials in order ([`NestSet`]): SE
 //! counts one once per outer hint (its `FullChain`s), even when two branches of the hint
 //! (two propagations) each found it.
 
 use super::forcing::{Nested, Search};
+use super::multiple::Every;
 use super::plus::CandSet;
 use crate::rate::board::{Board, CELLS, HOUSE_CELLS};
 
@@ -27,9 +37,12 @@ use crate::rate::board::{Board, CELLS, HOUSE_CELLS};
 /// 241).
 const ROOM: usize = 1024;
 
-/// Scratch of the nested producer's searches; one per dynamic producer.
+/// Scratch of the nested producers' searches; one per dynamic producer.
 pub(crate) struct Nest {
+    /// 2: SE's first chaining producer nests; 3: multiple forcing chains too.
+    level: u8,
     search: Search,
+    every: Option<Box<Every>>,
     board: Board,
     hints: Vec<Nested>,
     /// (hash of the removals, place in the sorted hints).
@@ -38,11 +51,14 @@ pub(crate) struct Nest {
 }
 
 impl Nest {
-    /// Scratch with its room reserved (`room` hints; 0 for producers that never nest).
-    pub(crate) fn new(room: bool) -> Box<Nest> {
-        let n = if room { ROOM } else { 0 };
+    /// Scratch of the producers nested at `level` (room reserved only from level 2: below,
+    /// nothing nests).
+    pub(crate) fn new(level: u8) -> Box<Nest> {
+        let n = if level >= 2 { ROOM } else { 0 };
         Box::new(Nest {
+            level,
             search: Search::new(),
+            every: (level >= 3).then(Every::new),
             board: Board::blank(),
             hints: Vec::with_capacity(n),
             keyed: Vec::with_capacity(n),
@@ -50,8 +66,9 @@ impl Nest {
         })
     }
 
-    /// The hints SE's nested "Forcing Chains & Cycles" gives on `src` reduced to (`cands`,
-    /// `planes`) that rest on the reduction, in SE's order: `emit(parents, removals,
+    /// The hints SE's nested producers give on `src` reduced to (`cands`, `planes`) that
+    /// rest on the reduction, in SE's order: those of "Forcing Chains & Cycles", or if none
+    /// of them does (level 3), those of multiple forcing chains; `emit(parents, removals,
     /// complexity, fingerprint)` for each. Whether there was one.
     pub(crate) fn hints(
         &mut self,
@@ -75,6 +92,20 @@ impl Nest {
         }
         self.hints.clear();
         self.search.every_hint(src, &self.board, &mut self.hints);
+        if self.emit(emit) {
+            return true;
+        }
+        let Some(every) = self.every.as_mut().filter(|_| self.level >= 3) else {
+            return false;
+        };
+        self.hints.clear();
+        every.hints(src, &self.board, &mut self.hints);
+        self.emit(emit)
+    }
+
+    /// Sorts one producer's hints as SE does, keeps the first of those with the same
+    /// removals, and emits those that rest on the reduction; whether there was one.
+    fn emit(&mut self, emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64)) -> bool {
         if self.hints.is_empty() {
             return false;
         }
