@@ -22,9 +22,9 @@ fn rating_allocates_nothing() {
         ("sudoku_exchange_hard.txt", 1000),
         ("sudoku_exchange_diabolical.txt", 400),
         ("puzzles3_magictour_top1465", 10),
-        // Dynamic forcing chains (+) and nested ones: one of level 2 (9.5), two of level 3
+        // Dynamic forcing chains (+) and nested ones: one of level 2 (9.5), one of level 3
         // (10.0).
-        ("puzzles6_forum_hardest_1106", 150),
+        ("puzzles6_forum_hardest_1106", 300),
     ] {
         let Some(path) = common::dataset(name) else {
             continue;

@@ -468,7 +468,7 @@ fn steps_replay_soundly_into_the_solution() {
 
 /// `--steps` on chain puzzles of the public datasets (a sample of magictour's top1465 and of
 /// the Sudoku Exchange diabolical bank, and the fixtures' puzzles that need dynamic forcing
-/// chains (+), and two that need nested ones): every step replays soundly, and every chain step's
+/// chains (+), and three that need nested ones): every step replays soundly, and every chain step's
 /// chains, parsed, hold link by link on the grid of that step and prove its placement or
 /// eliminations ([`eureka::check_step`]). Every family of chains is met.
 #[test]
@@ -499,11 +499,13 @@ fn chain_steps_prove_what_they_do_on_datasets() {
         input.push_str(&line[..81]);
         input.push('\n');
     }
-    // Nested forcing chains: two of the fixtures' puzzles that need them.
-    let text = std::fs::read_to_string(fixture("rate/se-nested.txt")).unwrap();
-    for line in text.lines().filter(|l| !l.starts_with('#')).take(2) {
-        input.push_str(&line[..81]);
-        input.push('\n');
+    // Nested forcing chains: two of the fixtures' puzzles that need level 2, one level 3.
+    for (name, n) in [("rate/se-nested.txt", 2), ("rate/se-nested3.txt", 1)] {
+        let text = std::fs::read_to_string(fixture(name)).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(n) {
+            input.push_str(&line[..81]);
+            input.push('\n');
+        }
     }
     let (out, code) = rate_stdin(&["--steps", "-q", "--threads", "2"], &input);
     assert_eq!(code, Some(0));
@@ -538,6 +540,12 @@ fn chain_steps_prove_what_they_do_on_datasets() {
         let n = chains.get(technique).copied().unwrap_or(0);
         assert!(n > 0, "no {technique} step checked: {chains:?}");
     }
+    assert!(
+        chains
+            .keys()
+            .any(|t| t.ends_with(" (+ Multiple Forcing Chains)")),
+        "no nested multiple forcing chain step checked: {chains:?}"
+    );
     assert!(total > 1000, "{total} chain steps");
 }
 

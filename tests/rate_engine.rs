@@ -99,6 +99,42 @@ fn nested_chains_agree_with_sudoku_explainer() {
     assert!(kinds.len() == 4, "{kinds:?}");
 }
 
+/// Puzzles of forum_hardest_1106 (as given and symmetry-shuffled) whose SE path needs nested
+/// forcing chains of level 3 ("(+ Multiple Forcing Chains)", 10.0 + length): ER/EP/ED are
+/// SE's, the hardest step is one of level 3, and no rating is capped. Rated on two threads
+/// (a rater each), as they take seconds each.
+#[test]
+fn nested_multiple_chains_agree_with_sudoku_explainer() {
+    let cases = fixtures("rate/se-nested3.txt");
+    assert!(cases.len() >= 8, "{} fixtures", cases.len());
+    let rate = |part: &[(Grid, [Difficulty; 3], String)]| {
+        let mut rater = Rater::default();
+        let mut kinds = HashSet::new();
+        for (p, [er, ep, ed], _) in part {
+            let r = rater.rate(p, &solution(p));
+            assert!(!r.capped, "{}: capped at {}", p.to_line(), r.er);
+            assert_eq!((r.er, r.ep, r.ed), (*er, *ep, *ed), "{}", p.to_line());
+            let hardest = r.hardest.expect("a step");
+            assert!(
+                hardest.name().ends_with(" (+ Multiple Forcing Chains)"),
+                "{}: {hardest}",
+                p.to_line()
+            );
+            kinds.insert(hardest);
+        }
+        kinds
+    };
+    // The first puzzle is the slowest: half the rest go with it.
+    let (first, rest) = cases.split_at(cases.len() / 2 - 1);
+    let kinds = std::thread::scope(|s| {
+        let other = s.spawn(|| rate(rest));
+        let mut kinds = rate(first);
+        kinds.extend(other.join().unwrap());
+        kinds
+    });
+    assert!(kinds.len() >= 2, "{kinds:?}");
+}
+
 /// SE's name of a technique as the reference files write it (spaces as `_`), with the size
 /// SE adds to loops of 8 cells and more ("Unique Loop 8 type 1") dropped.
 fn se_name(hardest: &str) -> String {

@@ -11,7 +11,7 @@
 
 use super::key::{self, offer};
 use super::links::{is_on, potential, POTENTIALS};
-use super::nested::NestSet;
+use super::nested::{NestNodes, NestSet};
 use crate::rate::board::{digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
@@ -28,7 +28,7 @@ pub(crate) trait Propagation {
     fn set(&self) -> &[u64; WORDS];
     /// The complexity implied potential `p` adds to a hint whose other chains rest on the
     /// nested chains of `nested` (those `p` rests on are added to it; each counts once).
-    fn complexity(&self, p: u16, nested: &mut NestSet) -> u32;
+    fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32;
 
     /// Whether `p` is implied.
     #[inline]
@@ -44,9 +44,15 @@ pub(crate) struct CellRegion<I> {
     pub(crate) other: Box<I>,
     common: [u64; WORDS],
     sum: [u32; POTENTIALS],
-    /// The nested chains counted in `sum`, by potential (empty where nothing nests).
-    nests: Vec<NestSet>,
+    /// The nested chains counted in `sum`: the first node of each potential's set (empty
+    /// where nothing nests), and the sets' nodes.
+    heads: Vec<u32>,
+    nodes: NestNodes,
 }
+
+/// Nodes reserved for the sets of nested chains of one house's or cell's hints (more grow
+/// the room once, for the rater's life).
+const NODES: usize = 1 << 14;
 
 impl<I: Propagation> CellRegion<I> {
     /// Scratch of propagations made by `make` (built one by one: each is large); `nests`:
@@ -57,7 +63,8 @@ impl<I: Propagation> CellRegion<I> {
             other: Box::new(make()),
             common: [0; WORDS],
             sum: [0; POTENTIALS],
-            nests: vec![NestSet::default(); if nests { POTENTIALS } else { 0 }],
+            heads: vec![0; if nests { POTENTIALS } else { 0 }],
+            nodes: Vec::with_capacity(if nests { NODES } else { 0 }),
         }
     }
 
@@ -91,16 +98,22 @@ impl<I: Propagation> CellRegion<I> {
                     self.common[w] &= self.other.set()[w];
                 }
                 let own = &self.per_digit[v];
-                // Where nothing nests, one set for all (no chain ever goes into it).
-                let mut none = NestSet::default();
+                if first {
+                    self.nodes.clear();
+                }
+                // Where nothing nests, one empty set for all (no chain ever goes into it).
+                let mut none = 0;
                 for &p in own.found() {
                     if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let nests = self.nests.get_mut(p as usize).unwrap_or(&mut none);
+                        let head = self.heads.get_mut(p as usize).unwrap_or(&mut none);
                         if first {
-                            *nests = NestSet::default();
-                            self.sum[p as usize] = own.complexity(p, nests);
+                            *head = 0;
                         }
-                        self.sum[p as usize] += self.other.complexity(p, nests);
+                        let mut nests = NestSet::new(&mut self.nodes, head);
+                        if first {
+                            self.sum[p as usize] = own.complexity(p, &mut nests);
+                        }
+                        self.sum[p as usize] += self.other.complexity(p, &mut nests);
                     }
                 }
                 first = false;
@@ -120,7 +133,7 @@ impl<I: Propagation> CellRegion<I> {
     /// Cell forcing chains from all digits of cell `c` (their propagations done), rated
     /// `base`, of `kind`.
     pub(crate) fn cell<K: Copy>(
-        &self,
+        &mut self,
         b: &Board,
         c: usize,
         (base, sort): (f64, u8),
@@ -134,7 +147,9 @@ impl<I: Propagation> CellRegion<I> {
                 if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
                     continue;
                 }
-                let mut nests = NestSet::default();
+                self.nodes.clear();
+                let mut head = 0;
+                let mut nests = NestSet::new(&mut self.nodes, &mut head);
                 let cx = digits_of(cands)
                     .map(|v| self.per_digit[v].complexity(p, &mut nests))
                     .sum();

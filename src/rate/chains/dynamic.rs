@@ -33,7 +33,7 @@ use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
-use super::nested::{Nest, NestSet};
+use super::nested::{Nest, NestNodes, NestSet};
 use super::plus::{self, CandSet};
 use crate::rate::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
@@ -79,6 +79,9 @@ pub(crate) struct Implied {
     rule_nested: Vec<(u32, u64)>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
+    /// The nodes of the set of nested chains of a contradiction or double forcing chain
+    /// (reserved once: one per removal of each of two propagations at most).
+    nodes: RefCell<NestNodes>,
 }
 
 impl Implied {
@@ -98,6 +101,7 @@ impl Implied {
             rule_parents: Vec::with_capacity(rules),
             rule_nested: Vec::with_capacity(rules),
             stack: RefCell::new(Vec::with_capacity(POTENTIALS)),
+            nodes: RefCell::new(Vec::with_capacity(if level >= 2 { 2 * rules } else { 0 })),
         }
     }
 
@@ -319,7 +323,7 @@ impl Implied {
     /// included), plus the complexity of each nested chain it rests on that is not yet in
     /// `nested` (which gets them: SE counts a nested chain once per hint, over all its
     /// chains); `parents`: those of a new potential of a clash, instead of the stored ones.
-    fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet) -> u32 {
+    fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet<'_>) -> u32 {
         let mut seen = [0u64; WORDS];
         // A potential is pushed once at most: the reserved room always holds them.
         let mut stack = self.stack.borrow_mut();
@@ -408,7 +412,7 @@ pub(crate) struct Dynamic {
 
 impl Dynamic {
     /// Dynamic forcing chains (`level` 0), dynamic forcing chains (+) (1), or nested
-    /// forcing chains of level 2 or 3.
+    /// forcing chains of level 2 or 3 (one scratch for both: see [`Dynamic::set_level`]).
     pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
@@ -417,6 +421,22 @@ impl Dynamic {
             nest: Nest::new(level),
             base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3][level as usize],
         })
+    }
+
+    /// Makes the nested producer of level 3 one of level 2, or back (a producer made at
+    /// level 3 has the scratch of both).
+    pub(crate) fn set_level(&mut self, level: u8) {
+        debug_assert!(level == 2 || level == 3);
+        for x in self
+            .cr
+            .per_digit
+            .iter_mut()
+            .chain([&mut *self.cr.other, &mut *self.off])
+        {
+            x.level = level;
+        }
+        self.nest.set_level(level);
+        self.base = [BASE_NESTED, BASE_NESTED_3][level as usize - 2];
     }
 
     /// The producer: the first of the least hints.
@@ -460,7 +480,10 @@ impl Dynamic {
             for j in 0..own.len {
                 let p = own.order[j];
                 if is_on(p) == kind && self.off.has(p) {
-                    let mut nested = NestSet::default();
+                    let mut nodes = own.nodes.borrow_mut();
+                    nodes.clear();
+                    let mut head = 0;
+                    let mut nested = NestSet::new(&mut nodes, &mut head);
                     let cx = own.ancestors(p, None, &mut nested)
                         + self.off.ancestors(p, None, &mut nested);
                     let kind = Kind::Double { digit: v as u8 };
@@ -479,7 +502,10 @@ fn clash_complexity(x: &Implied) -> Option<u32> {
         hidden_cell: 0,
         hidden_region: 0,
     });
-    let mut nested = NestSet::default();
+    let mut nodes = x.nodes.borrow_mut();
+    nodes.clear();
+    let mut head = 0;
+    let mut nested = NestSet::new(&mut nodes, &mut head);
     Some(x.ancestors(on, on_parents, &mut nested) + x.ancestors(off, off_parents, &mut nested))
 }
 
@@ -494,7 +520,7 @@ impl Propagation for Implied {
     fn set(&self) -> &[u64; WORDS] {
         &self.set
     }
-    fn complexity(&self, p: u16, nested: &mut NestSet) -> u32 {
+    fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32 {
         self.ancestors(p, None, nested)
     }
 }

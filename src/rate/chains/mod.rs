@@ -72,8 +72,8 @@ pub(crate) struct Chains {
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
     plus: Box<dynamic::Dynamic>,
+    /// Nested forcing chains of levels 2 and 3, one scratch.
     nested: Box<dynamic::Dynamic>,
-    nested3: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
 }
@@ -114,8 +114,7 @@ impl Chains {
             multiple: multiple::Multiple::new(),
             dynamic: dynamic::Dynamic::new(0),
             plus: dynamic::Dynamic::new(1),
-            nested: dynamic::Dynamic::new(2),
-            nested3: dynamic::Dynamic::new(3),
+            nested: dynamic::Dynamic::new(3),
             last: Last::None,
         })
     }
@@ -135,8 +134,14 @@ impl Chains {
             Last::Multiple(found) => self.multiple.explain(b, &found, out),
             Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
             Last::Plus(found) => self.plus.explain(b, &found, out),
-            Last::Nested(found) => self.nested.explain(b, &found, out),
-            Last::Nested3(found) => self.nested3.explain(b, &found, out),
+            Last::Nested(found) => {
+                self.nested.set_level(2);
+                self.nested.explain(b, &found, out)
+            }
+            Last::Nested3(found) => {
+                self.nested.set_level(3);
+                self.nested.explain(b, &found, out)
+            }
         }
         Shape::Branches
     }
@@ -219,6 +224,7 @@ impl Chains {
         if below(95) {
             return false;
         }
+        self.nested.set_level(2);
         if let Some(found) = self.nested.find(b) {
             let technique = match found.kind {
                 dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsNested,
@@ -233,7 +239,8 @@ impl Chains {
         if below(100) {
             return false;
         }
-        match self.nested3.find(b) {
+        self.nested.set_level(3);
+        match self.nested.find(b) {
             Some(found) => {
                 use Technique::*;
                 let technique = match found.kind {

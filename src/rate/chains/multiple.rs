@@ -140,7 +140,7 @@ impl Propagation for Implied {
     fn set(&self) -> &[u64; WORDS] {
         &self.set
     }
-    fn complexity(&self, p: u16, _: &mut NestSet) -> u32 {
+    fn complexity(&self, p: u16, _: &mut NestSet<'_>) -> u32 {
         u32::from(self.depth[p as usize])
     }
 }

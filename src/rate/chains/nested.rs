@@ -66,6 +66,11 @@ impl Nest {
         })
     }
 
+    /// Nest as level `level` does (2 or 3; the scratch of level 3 is made at `new` or never).
+    pub(crate) fn set_level(&mut self, level: u8) {
+        self.level = level;
+    }
+
     /// The hints SE's nested producers give on `src` reduced to (`cands`, `planes`) that
     /// rest on the reduction, in SE's order: those of "Forcing Chains & Cycles", or if none
     /// of them does (level 3), those of multiple forcing chains; `emit(parents, removals,
@@ -158,25 +163,36 @@ impl Nest {
     }
 }
 
-/// The nested chains an outer hint rests on, by fingerprint, so that each counts once.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct NestSet {
-    len: u8,
-    chains: [u64; 15],
+/// The nodes of sets of nested chains: (fingerprint, place + 1 of the set's next node, 0 at
+/// its end). Sets built together share one arena, cleared with them.
+pub(crate) type NestNodes = Vec<(u64, u32)>;
+
+/// The nested chains an outer hint rests on, by fingerprint, so that each counts once
+/// (a level-3 hint of forum_hardest_1106 rests on up to a hundred): a list in an arena.
+pub(crate) struct NestSet<'a> {
+    nodes: &'a mut NestNodes,
+    head: &'a mut u32,
 }
 
-impl NestSet {
-    /// Adds `chain`; whether it was not in yet (a full set takes every chain as new).
+impl<'a> NestSet<'a> {
+    /// The set whose first node is `head` (0: empty) in `nodes`.
+    pub(crate) fn new(nodes: &'a mut NestNodes, head: &'a mut u32) -> NestSet<'a> {
+        NestSet { nodes, head }
+    }
+
+    /// Adds `chain`; whether it was not in yet.
     #[inline]
     pub(crate) fn insert(&mut self, chain: u64) -> bool {
-        let n = self.len as usize;
-        if self.chains[..n].contains(&chain) {
-            return false;
+        let mut i = *self.head;
+        while i != 0 {
+            let (c, next) = self.nodes[i as usize - 1];
+            if c == chain {
+                return false;
+            }
+            i = next;
         }
-        if n < self.chains.len() {
-            self.chains[n] = chain;
-            self.len += 1;
-        }
+        self.nodes.push((chain, *self.head));
+        *self.head = self.nodes.len() as u32;
         true
     }
 }
