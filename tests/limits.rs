@@ -22,6 +22,11 @@ const PUZZLE: &str =
 /// The ceiling, in KiB.
 const CEILING_KIB: u64 = 64 << 10;
 
+/// The ceiling of `rate --steps` with 8 workers, in KiB: each has a rater whose scratch for
+/// nested forcing chains (levels 2 and 3) is over a MiB, and its allocator's own heap; the
+/// run peaks at 52-67 MiB, well under the 190 MB of steps it writes.
+const RATE_STEPS_8_CEILING_KIB: u64 = 80 << 10;
+
 /// Hostile inputs are about this large: past the ceiling, so that an input held whole
 /// would show. (The test process itself stays small: see [`lines_with`].)
 const HOSTILE: usize = 100 << 20;
@@ -182,8 +187,13 @@ fn rate_steps_on_a_large_input_stay_within_the_ceiling() {
     ] {
         let ran = run(dir.path(), args, piped);
         eprintln!("{args:?}: peak RSS {} KiB", ran.peak_kib);
+        let ceiling = if args.contains(&"8") {
+            RATE_STEPS_8_CEILING_KIB
+        } else {
+            CEILING_KIB
+        };
         assert!(
-            ran.peak_kib < CEILING_KIB,
+            ran.peak_kib < ceiling,
             "{args:?}: peak RSS {} KiB",
             ran.peak_kib
         );
