@@ -69,7 +69,7 @@ pub(crate) struct Implied {
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
     clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
     /// 0: dynamic forcing chains; 1: (+), the basic rules run when the links run dry; 2:
-    /// nested, SE's first chaining producer after them.
+    /// nested, SE's first chaining producer after them; 3: its multiple forcing chains too.
     level: u8,
     /// The parents of each hint of the basic rules (or of a nested chain) that made a
     /// removal (reserved once: at most one a removal, so never more than the candidates).
