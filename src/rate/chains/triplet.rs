@@ -48,13 +48,18 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> boo
         for i in 0..j {
             let (c0, c1) = (list[i], list[j]);
             let (x0, x1) = (PEERS[c0] & small, PEERS[c1] & small);
+            let shared = x0 & x1;
+            if shared & shared.wrapping_sub(1) == 0 {
+                // Fewer than two excluders common to both: none with any third cell.
+                continue;
+            }
             let twin = (x0 | x1) & base & !(1u128 << c0) & !(1u128 << c1);
             // The third cells whose triplet removes something, found in any order: most
             // pairs have none, and only the first of them in SE's order is the hint.
             let mut hits = 0u128;
             for c2 in cells_of(twin) {
-                let common = x0 & x1 & PEERS[c2] & small;
-                if common.count_ones() >= 2 && kept(b, [c0, c1, c2], common).is_some() {
+                let common = shared & PEERS[c2];
+                if common & common.wrapping_sub(1) != 0 && kept(b, [c0, c1, c2], common).is_some() {
                     hits |= 1u128 << c2;
                 }
             }
@@ -113,18 +118,25 @@ fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) {
 
 /// The values of each of the triplet's cells in a possible combination, if some value is in
 /// none.
+///
+/// An excluder of two candidates rules out every value set holding both; one of three, that
+/// set alone. So with `partners[x]` the values that make an excluded pair with `x`, the third
+/// values `z` a pair (`x`, `y`) allows are a mask: the third cell's values, less the partners
+/// of `x` and of `y`, the values the houses forbid, and the one value that would complete a
+/// three-candidate excluder.
 fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
-    // The value sets (bit masks) an excluder rules out: its candidates (two or three) and,
-    // for two, each with one value more.
-    let mut excluded = [0u64; 8];
-    let mut mark = |s: u16| excluded[s as usize >> 6] |= 1 << (s & 63);
+    let mut partners = [0u16; 9];
+    let mut triples = [0u16; 20];
+    let mut t = 0;
     for e in cells_of(common) {
         let e = b.cands[e];
-        mark(e);
         if two_bits(e) {
-            for d in digits_of(ALL_DIGITS & !e) {
-                mark(e | 1 << d);
-            }
+            let (lo, hi) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
+            partners[lo] |= 1 << hi;
+            partners[hi] |= 1 << lo;
+        } else {
+            triples[t] = e;
+            t += 1;
         }
     }
     let sees = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
@@ -132,27 +144,23 @@ fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
     let m = cells.map(|c| b.cands[c]);
     let mut keep = [0u16; 3];
     for x in digits_of(m[0]) {
-        for y in digits_of(m[1]) {
-            if x == y && s01 {
-                continue;
+        let bx = 1u16 << x;
+        let ys = m[1] & !partners[x] & if s01 { !bx } else { ALL_DIGITS };
+        let zx = m[2] & !partners[x] & if s02 { !bx } else { ALL_DIGITS };
+        for y in digits_of(ys) {
+            let by = 1u16 << y;
+            let mut zs = zx & !partners[y] & if s12 { !by } else { ALL_DIGITS };
+            if x != y {
+                for &tr in &triples[..t] {
+                    if tr & (bx | by) == bx | by {
+                        zs &= !(tr & !(bx | by));
+                    }
+                }
             }
-            // With x and y kept, a combination adds only a third value not kept yet.
-            let zs = if keep[0] >> x & keep[1] >> y & 1 != 0 {
-                m[2] & !keep[2]
-            } else {
-                m[2]
-            };
-            for z in digits_of(zs) {
-                if (x == z && s02) || (y == z && s12) {
-                    continue;
-                }
-                let set = 1u16 << x | 1 << y | 1 << z;
-                if excluded[set as usize >> 6] >> (set & 63) & 1 != 0 {
-                    continue;
-                }
-                keep[0] |= 1 << x;
-                keep[1] |= 1 << y;
-                keep[2] |= 1 << z;
+            if zs != 0 {
+                keep[0] |= bx;
+                keep[1] |= by;
+                keep[2] |= zs;
                 if keep == m {
                     // Every value kept: nothing to remove.
                     return None;
