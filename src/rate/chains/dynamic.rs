@@ -34,7 +34,7 @@ use super::eureka::{self, Tree, WithClash};
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::nested::{Nest, NestNodes, NestSet};
-use super::plus::{self, CandSet};
+use super::plus::CandSet;
 use crate::rate::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
 };
@@ -208,9 +208,7 @@ impl Implied {
                 added = true;
             });
         };
-        let any = plus::rules(b, &cands, &planes, &mut |parents, removals| {
-            turn_off(parents, removals, 0, 0)
-        });
+        let any = nest.rules(b, &cands, &planes, &mut turn_off);
         if !any && nests {
             nest.hints(b, &cands, &planes, &mut turn_off);
         }
@@ -412,7 +410,8 @@ pub(crate) struct Dynamic {
 
 impl Dynamic {
     /// Dynamic forcing chains (`level` 0), dynamic forcing chains (+) (1), or nested
-    /// forcing chains of level 2 or 3 (one scratch for both: see [`Dynamic::set_level`]).
+    /// forcing chains of level 2 or 3 (one scratch for levels 1-3: see
+    /// [`Dynamic::set_level`]).
     pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
@@ -423,10 +422,10 @@ impl Dynamic {
         })
     }
 
-    /// Makes the nested producer of level 3 one of level 2, or back (a producer made at
-    /// level 3 has the scratch of both).
+    /// Makes a producer made at level 3 (which has the scratch of levels 1-3) one of
+    /// `level` 1, 2 or 3.
     pub(crate) fn set_level(&mut self, level: u8) {
-        debug_assert!(level == 2 || level == 3);
+        debug_assert!((1..=3).contains(&level));
         for x in self
             .cr
             .per_digit
@@ -436,7 +435,7 @@ impl Dynamic {
             x.level = level;
         }
         self.nest.set_level(level);
-        self.base = [BASE_NESTED, BASE_NESTED_3][level as usize - 2];
+        self.base = [BASE_PLUS, BASE_NESTED, BASE_NESTED_3][level as usize - 1];
     }
 
     /// The producer: the first of the least hints.

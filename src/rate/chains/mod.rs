@@ -71,9 +71,9 @@ pub(crate) struct Chains {
     nishio: nishio::Nishio,
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
+    /// Dynamic forcing chains (+) and nested forcing chains of levels 2 and 3, one scratch
+    /// (and one memo of the reduced grids' hints, which levels 2 and 3 retrace).
     plus: Box<dynamic::Dynamic>,
-    /// Nested forcing chains of levels 2 and 3, one scratch.
-    nested: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
 }
@@ -113,8 +113,7 @@ impl Chains {
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
             dynamic: dynamic::Dynamic::new(0),
-            plus: dynamic::Dynamic::new(1),
-            nested: dynamic::Dynamic::new(3),
+            plus: dynamic::Dynamic::new(3),
             last: Last::None,
         })
     }
@@ -133,14 +132,17 @@ impl Chains {
             Last::Nishio(found) => self.nishio.explain(b, &found, out),
             Last::Multiple(found) => self.multiple.explain(b, &found, out),
             Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
-            Last::Plus(found) => self.plus.explain(b, &found, out),
+            Last::Plus(found) => {
+                self.plus.set_level(1);
+                self.plus.explain(b, &found, out)
+            }
             Last::Nested(found) => {
-                self.nested.set_level(2);
-                self.nested.explain(b, &found, out)
+                self.plus.set_level(2);
+                self.plus.explain(b, &found, out)
             }
             Last::Nested3(found) => {
-                self.nested.set_level(3);
-                self.nested.explain(b, &found, out)
+                self.plus.set_level(3);
+                self.plus.explain(b, &found, out)
             }
         }
         Shape::Branches
@@ -210,6 +212,7 @@ impl Chains {
         if below(90) {
             return false;
         }
+        self.plus.set_level(1);
         if let Some(found) = self.plus.find(b) {
             let technique = match found.kind {
                 dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsPlus,
@@ -224,8 +227,8 @@ impl Chains {
         if below(95) {
             return false;
         }
-        self.nested.set_level(2);
-        if let Some(found) = self.nested.find(b) {
+        self.plus.set_level(2);
+        if let Some(found) = self.plus.find(b) {
             let technique = match found.kind {
                 dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsNested,
                 dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsNested,
@@ -239,8 +242,8 @@ impl Chains {
         if below(100) {
             return false;
         }
-        self.nested.set_level(3);
-        match self.nested.find(b) {
+        self.plus.set_level(3);
+        match self.plus.find(b) {
             Some(found) => {
                 use Technique::*;
                 let technique = match found.kind {

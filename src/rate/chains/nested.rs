@@ -28,16 +28,18 @@
 //! (two propagations) each found it.
 //!
 //! What the nested producers give is a function of the step's grid and the reduced one
-//! alone, and the reduced grids repeat: the two assumptions of a bivalue cell, or of a
-//! digit's two places in a house, reach the same grid one link apart, and every
-//! propagation of level 3 retraces one of level 2 before it goes further. So each
-//! producer's hints on a reduced grid are kept ([`Memo`]) for the rest of the step and
-//! given again when that grid comes back: on forum_hardest_1106 two nested searches in
-//! three repeat one (measured 2026-12-05: 11,019 of 16,325 on three puzzles).
+//! alone, and so is what the basic rules of (+) give; and the reduced grids repeat: the two
+//! assumptions of a bivalue cell, or of a digit's two places in a house, reach the same
+//! grid one link apart, and every propagation of level 2 retraces one of level 1 before it
+//! goes further, every one of level 3 one of level 2. So each producer's hints on a reduced
+//! grid are kept ([`Memo`]) for the rest of the step and given again when that grid comes
+//! back: on forum_hardest_1106 two nested searches in three repeat one (measured
+//! 2026-12-05: 11,019 of 16,325 on three puzzles). Levels 1-3 share one scratch, and so
+//! one memo.
 
 use super::forcing::{Nested, Search};
 use super::multiple::Every;
-use super::plus::CandSet;
+use super::plus::{self, CandSet, SET_WORDS};
 use crate::rate::board::{Board, CELLS, HOUSE_CELLS};
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
@@ -68,12 +70,28 @@ struct Given {
     chain: u64,
 }
 
-/// The hints given on one reduced grid: those of "Forcing Chains & Cycles" (`forcing`),
-/// and once asked for, those of multiple forcing chains (`multiple`); each a range of
-/// [`Memo::given`].
+impl Given {
+    /// No hint: the first place of a range.
+    const NONE: Given = Given {
+        parents: [0; SET_WORDS],
+        removals: [0; SET_WORDS],
+        complexity: 0,
+        chain: 0,
+    };
+}
+
+/// Room the basic rules' hints on one grid are given before they are kept: the memo is
+/// emptied first when less is left (a grid's hints that outgrow the rest are not kept).
+const RULES_ROOM: usize = 256;
+
+/// The hints given on one reduced grid, each kind once asked for: those of the basic rules
+/// of (+) (`rules`), of "Forcing Chains & Cycles" (`forcing`), of multiple forcing chains
+/// (`multiple`); each a range of [`Memo::given`] whose first place holds no hint (so that
+/// `(0, 0)` is never one: `forcing` is that until asked).
 #[derive(Clone, Copy)]
 struct Entry {
     cands: [u16; CELLS],
+    rules: Option<(u32, u32)>,
     forcing: (u32, u32),
     multiple: Option<(u32, u32)>,
 }
@@ -92,11 +110,11 @@ struct Memo {
 }
 
 /// Slots of the table (a power of two, twice the entries it may hold).
-const MEMO_SLOTS: usize = 1 << 14;
+const MEMO_SLOTS: usize = 1 << 15;
 /// Reduced grids kept for one step at most.
 const MEMO_ENTRIES: usize = MEMO_SLOTS / 2;
 /// Hints kept for one step at most (more than [`ROOM`], so one grid's always fit).
-const MEMO_GIVEN: usize = 1 << 14;
+const MEMO_GIVEN: usize = 1 << 15;
 
 impl Memo {
     fn new(nests: bool) -> Memo {
@@ -144,6 +162,7 @@ impl Memo {
         }
         self.entries.push(Entry {
             cands: *cands,
+            rules: None,
             forcing: (0, 0),
             multiple: None,
         });
@@ -172,6 +191,54 @@ impl Nest {
     /// Nest as level `level` does (2 or 3; the scratch of level 3 is made at `new` or never).
     pub(crate) fn set_level(&mut self, level: u8) {
         self.level = level;
+    }
+
+    /// The hints of the basic rules of (+) on `src` reduced to (`cands`, `planes`)
+    /// ([`plus::rules`]), as `emit(parents, removals, 0, 0)`: from the memo when the grid
+    /// came before in this step (a producer made below level 2 keeps none). Whether there
+    /// was one.
+    pub(crate) fn rules(
+        &mut self,
+        src: &Board,
+        cands: &[u16; CELLS],
+        planes: &[u128; 9],
+        emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
+    ) -> bool {
+        if self.memo.table.is_empty() {
+            return plus::rules(src, cands, planes, &mut |p, r| emit(p, r, 0, 0));
+        }
+        let mut e = self.memo.entry(src, cands);
+        if let Some(range) = self.memo.entries[e].rules {
+            return self.replay(range, emit);
+        }
+        if self.memo.given.len() + RULES_ROOM > MEMO_GIVEN {
+            self.memo.clear();
+            e = self.memo.entry(src, cands);
+        }
+        let given = &mut self.memo.given;
+        let first = given.len();
+        given.push(Given::NONE);
+        let mut fits = true;
+        let any = plus::rules(src, cands, planes, &mut |parents, removals| {
+            emit(parents, removals, 0, 0);
+            fits &= given.len() < MEMO_GIVEN;
+            if fits {
+                given.push(Given {
+                    parents: *parents,
+                    removals: *removals,
+                    complexity: 0,
+                    chain: 0,
+                });
+            }
+        });
+        if fits {
+            debug_assert_eq!(any, given.len() > first + 1);
+            self.memo.entries[e].rules = Some((first as u32, given.len() as u32));
+        } else {
+            // More hints than the room left (never seen): this grid is not kept.
+            given.truncate(first);
+        }
+        any
     }
 
     /// The hints SE's nested producers give on `src` reduced to (`cands`, `planes`) that
@@ -294,7 +361,7 @@ impl Nest {
             .hints
             .iter()
             .zip(&self.dropped)
-            .filter(|(h, &dropped)| !dropped && h.parents != [0; super::plus::SET_WORDS]);
+            .filter(|(h, &dropped)| !dropped && h.parents != [0; SET_WORDS]);
         if self.memo.given.len() + 1 + kept.clone().count() > MEMO_GIVEN {
             // Full: the memo starts again with this grid alone.
             self.memo.clear();
@@ -302,12 +369,7 @@ impl Nest {
         }
         let first = self.memo.given.len() as u32;
         // The place before the range: a range is never empty, so never `(0, 0)`.
-        self.memo.given.push(Given {
-            parents: [0; super::plus::SET_WORDS],
-            removals: [0; super::plus::SET_WORDS],
-            complexity: 0,
-            chain: 0,
-        });
+        self.memo.given.push(Given::NONE);
         for (h, _) in kept {
             self.memo.given.push(Given {
                 parents: h.parents,
