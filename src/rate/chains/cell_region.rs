@@ -12,7 +12,7 @@
 use super::key::{self, offer};
 use super::links::{is_on, potential, POTENTIALS};
 use super::nested::{NestNodes, NestSet};
-use crate::rate::board::{digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
+use crate::rate::board::{digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
 
@@ -39,9 +39,21 @@ pub(crate) trait Propagation {
 
 /// Scratch: one propagation per digit of the current cell, one for the other places of a
 /// house, the running intersection of a house and the complexities summed over it.
+///
+/// A house's other places come later in the cell order, and each one's propagation is
+/// made again when its own cell comes (and for each of its houses where it is not the
+/// first place): so up to `keep` of them are kept for the rest of the producer's search
+/// ([`CellRegion::begin`]) and taken when asked for again. When all are taken, a kept one
+/// whose cell is past gives its room, else the one whose cell comes last, if after the new
+/// one's; a propagation with no room goes in `other` and is not kept.
 pub(crate) struct CellRegion<I> {
-    pub(crate) per_digit: Vec<I>,
+    pub(crate) per_digit: Vec<Box<I>>,
     pub(crate) other: Box<I>,
+    pub(crate) kept: Vec<Box<I>>,
+    /// The candidate (`cell * 9 + digit`) of each kept propagation; [`FREE`]: none.
+    kept_from: Vec<u16>,
+    /// Each candidate's place in `kept` plus one (0: not kept).
+    place_of: Vec<u8>,
     common: [u64; WORDS],
     sum: [u32; POTENTIALS],
     /// The nested chains counted in `sum`: the first node of each potential's set (empty
@@ -54,18 +66,88 @@ pub(crate) struct CellRegion<I> {
 /// the room once, for the rater's life).
 const NODES: usize = 1 << 14;
 
+/// No candidate: a free place of `kept`.
+const FREE: u16 = u16::MAX;
+
 impl<I: Propagation> CellRegion<I> {
     /// Scratch of propagations made by `make` (built one by one: each is large); `nests`:
-    /// whether they can rest on nested chains.
-    pub(crate) fn new(make: impl Fn() -> I, nests: bool) -> CellRegion<I> {
+    /// whether they can rest on nested chains; `keep`: how many other places' propagations
+    /// are kept (at most 255).
+    pub(crate) fn new(make: impl Fn() -> I, nests: bool, keep: usize) -> CellRegion<I> {
+        debug_assert!(keep < 256);
         CellRegion {
-            per_digit: (0..9).map(|_| make()).collect(),
+            per_digit: (0..9).map(|_| Box::new(make())).collect(),
             other: Box::new(make()),
+            kept: (0..keep).map(|_| Box::new(make())).collect(),
+            kept_from: vec![FREE; keep],
+            place_of: vec![0; if keep > 0 { CELLS * 9 } else { 0 }],
             common: [0; WORDS],
             sum: [0; POTENTIALS],
             heads: vec![0; if nests { POTENTIALS } else { 0 }],
             nodes: Vec::with_capacity(if nests { NODES } else { 0 }),
         }
+    }
+
+    /// Forgets the kept propagations: a producer's search on a new grid begins.
+    pub(crate) fn begin(&mut self) {
+        for from in &mut self.kept_from {
+            if *from != FREE {
+                self.place_of[*from as usize] = 0;
+                *from = FREE;
+            }
+        }
+    }
+
+    /// Propagates "v on" in cell `c` into `per_digit[v]`, or takes it from those kept.
+    pub(crate) fn own(&mut self, b: &Board, (c, v): (usize, usize), scratch: &mut I::Scratch) {
+        let from = c * 9 + v;
+        match self.place_of.get(from).copied().unwrap_or(0) {
+            0 => self.per_digit[v].propagate(b, potential(c, v, true), scratch),
+            at => {
+                let at = at as usize - 1;
+                std::mem::swap(&mut self.per_digit[v], &mut self.kept[at]);
+                self.place_of[from] = 0;
+                self.kept_from[at] = FREE;
+            }
+        }
+    }
+
+    /// Where the propagation of "v on" in cell `o` is (made now if need be), for a region
+    /// forcing chain from cell `c`: the place in `kept`, or `None` for `other`.
+    fn other_place(
+        &mut self,
+        b: &Board,
+        (o, v): (usize, usize),
+        c: usize,
+        scratch: &mut I::Scratch,
+    ) -> Option<usize> {
+        let from = o * 9 + v;
+        if let Some(&at) = self.place_of.get(from).filter(|&&at| at != 0) {
+            return Some(at as usize - 1);
+        }
+        let mut room = None;
+        let mut last = o;
+        for (at, &f) in self.kept_from.iter().enumerate() {
+            let cell = f as usize / 9;
+            if f == FREE || cell < c {
+                room = Some(at);
+                break;
+            }
+            if cell > last {
+                (room, last) = (Some(at), cell);
+            }
+        }
+        let Some(at) = room else {
+            self.other.propagate(b, potential(o, v, true), scratch);
+            return None;
+        };
+        if self.kept_from[at] != FREE {
+            self.place_of[self.kept_from[at] as usize] = 0;
+        }
+        self.kept[at].propagate(b, potential(o, v, true), scratch);
+        self.kept_from[at] = from as u16;
+        self.place_of[from] = at as u8 + 1;
+        Some(at)
     }
 
     /// Region forcing chains from digit `v` of cell `c` (its propagation done, in
@@ -93,9 +175,12 @@ impl<I: Propagation> CellRegion<I> {
                 let i = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let o = HOUSE_CELLS[h][i] as usize;
-                self.other.propagate(b, potential(o, v, true), scratch);
+                let other = match self.other_place(b, (o, v), c, scratch) {
+                    Some(at) => &self.kept[at],
+                    None => &self.other,
+                };
                 for w in 0..WORDS {
-                    self.common[w] &= self.other.set()[w];
+                    self.common[w] &= other.set()[w];
                 }
                 let own = &self.per_digit[v];
                 if first {
@@ -113,7 +198,7 @@ impl<I: Propagation> CellRegion<I> {
                         if first {
                             self.sum[p as usize] = own.complexity(p, &mut nests);
                         }
-                        self.sum[p as usize] += self.other.complexity(p, &mut nests);
+                        self.sum[p as usize] += other.complexity(p, &mut nests);
                     }
                 }
                 first = false;

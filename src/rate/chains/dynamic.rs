@@ -64,8 +64,9 @@ pub(crate) struct Implied {
     /// For an "on" implied by its cell: the digits the cell had lost (their "off"s).
     hidden_cell: [u16; POTENTIALS],
     /// For an "on" implied by a house: the cells its digit had lost there (by candidate,
-    /// `p >> 1`: only "on" potentials have hidden parents).
-    hidden_region: [u128; CELLS * 9],
+    /// `p >> 1`: only "on" potentials have hidden parents), packed ([`pack_region`]): the
+    /// propagations are many and kept ([`CellRegion`]), this is an eighth of a cell set.
+    hidden_region: [u16; CELLS * 9],
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
     clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
     /// 0: dynamic forcing chains; 1: (+), the basic rules run when the links run dry; 2:
@@ -116,7 +117,7 @@ impl Implied {
         self.parent[p as usize] = parents.first;
         self.hidden_cell[p as usize] = parents.hidden_cell;
         if is_on(p) {
-            self.hidden_region[p as usize >> 1] = parents.hidden_region;
+            self.hidden_region[p as usize >> 1] = pack_region(cell_of(p), parents.hidden_region);
         }
         self.order[self.len] = p;
         self.len += 1;
@@ -310,7 +311,7 @@ impl Implied {
             first: self.parent[p as usize],
             hidden_cell: self.hidden_cell[p as usize],
             hidden_region: if is_on(p) {
-                self.hidden_region[p as usize >> 1]
+                unpack_region(cell_of(p), self.hidden_region[p as usize >> 1])
             } else {
                 0
             },
@@ -361,6 +362,37 @@ impl Implied {
     }
 }
 
+/// Cells of a house of `cell` (none, or all in one house) as 16 bits: which of the cell's
+/// houses plus one (0: none) above the cells' places in that house.
+#[inline]
+fn pack_region(cell: usize, cells: u128) -> u16 {
+    if cells == 0 {
+        return 0;
+    }
+    for (k, &h) in CELL_HOUSES[cell].iter().enumerate() {
+        let h = h as usize;
+        if cells & !HOUSE_MASK[h] == 0 {
+            let mut places = 0u16;
+            for (i, &o) in HOUSE_CELLS[h].iter().enumerate() {
+                places |= ((cells >> o) & 1) as u16 * (1 << i);
+            }
+            return (k as u16 + 1) << 9 | places;
+        }
+    }
+    unreachable!("a house's lost places lie in one house of the cell")
+}
+
+/// The cells [`pack_region`] packed.
+#[inline]
+fn unpack_region(cell: usize, packed: u16) -> u128 {
+    let k = (packed >> 9) as usize;
+    if k == 0 {
+        return 0;
+    }
+    let h = CELL_HOUSES[cell][k - 1] as usize;
+    digits_of(packed & 0x1ff).fold(0u128, |s, i| s | 1u128 << HOUSE_CELLS[h][i])
+}
+
 /// Visits the "off" potentials of a set of candidates, in candidate order.
 fn for_each_off(set: &CandSet, visit: &mut impl FnMut(u16)) {
     for (w, &word) in set.iter().enumerate() {
@@ -384,6 +416,11 @@ pub(crate) enum Kind {
     /// Implied by every place of `digit` in `house`.
     Region { house: u8, digit: u8 },
 }
+
+/// Other places' propagations kept by a producer of each level ([`CellRegion`]): only
+/// dynamic forcing chains keep any (from (+) on, a propagation holds room for the rules'
+/// parents, tens of kilobytes more).
+const KEEP: [usize; 4] = [32, 0, 0, 0];
 
 /// The difficulty of dynamic forcing chains, before the length bonus.
 const BASE: f64 = 8.5;
@@ -415,7 +452,7 @@ impl Dynamic {
     pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
         Box::new(Dynamic {
-            cr: CellRegion::new(|| Implied::new(level), level >= 2),
+            cr: CellRegion::new(|| Implied::new(level), level >= 2, KEEP[level as usize]),
             off: Box::new(Implied::new(level)),
             nest: Nest::new(level),
             base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3][level as usize],
@@ -430,7 +467,8 @@ impl Dynamic {
             .cr
             .per_digit
             .iter_mut()
-            .chain([&mut *self.cr.other, &mut *self.off])
+            .chain(self.cr.kept.iter_mut())
+            .chain([&mut self.cr.other, &mut self.off])
         {
             x.level = level;
         }
@@ -442,6 +480,7 @@ impl Dynamic {
     pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
         let mut best: Option<Found> = None;
         let base = self.base;
+        self.cr.begin();
         for c in cells_of(b.open) {
             let cands = b.cands[c];
             if cands.count_ones() < 2 {
@@ -462,8 +501,8 @@ impl Dynamic {
     fn binary(&mut self, b: &Board, c: usize, v: usize, best: &mut Option<Found>) {
         let (on, off) = (potential(c, v, true), potential(c, v, false));
         let base = self.base;
-        let own = &mut self.cr.per_digit[v];
-        own.propagate(b, on, &mut self.nest);
+        self.cr.own(b, (c, v), &mut self.nest);
+        let own = &self.cr.per_digit[v];
         if let Some(cx) = clash_complexity(own) {
             offer(b, base, off, cx, 7, c, Kind::Contradiction, best);
         }

@@ -175,20 +175,21 @@ pub(crate) struct Multiple {
 impl Multiple {
     pub(crate) fn new() -> Box<Multiple> {
         Box::new(Multiple {
-            cr: CellRegion::new(Implied::new, false),
+            cr: CellRegion::new(Implied::new, false, 32),
         })
     }
 
     /// The producer: the first of the least hints.
     pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
         let mut best: Option<Found> = None;
+        self.cr.begin();
         for c in cells_of(b.open) {
             let cands = b.cands[c];
             if cands.count_ones() < 3 {
                 continue;
             }
             for v in digits_of(cands) {
-                self.cr.per_digit[v].propagate(b, potential(c, v, true));
+                self.cr.own(b, (c, v), &mut ());
                 let region = |house, digit| Kind::Region { house, digit };
                 self.cr
                     .regions(b, &mut (), (c, v), (BASE, 6), region, &mut best);
