@@ -70,29 +70,18 @@ struct Given {
     chain: u64,
 }
 
-impl Given {
-    /// No hint: the first place of a range.
-    const NONE: Given = Given {
-        parents: [0; SET_WORDS],
-        removals: [0; SET_WORDS],
-        complexity: 0,
-        chain: 0,
-    };
-}
-
 /// Room the basic rules' hints on one grid are given before they are kept: the memo is
 /// emptied first when less is left (a grid's hints that outgrow the rest are not kept).
 const RULES_ROOM: usize = 256;
 
 /// The hints given on one reduced grid, each kind once asked for: those of the basic rules
 /// of (+) (`rules`), of "Forcing Chains & Cycles" (`forcing`), of multiple forcing chains
-/// (`multiple`); each a range of [`Memo::given`] whose first place holds no hint (so that
-/// `(0, 0)` is never one: `forcing` is that until asked).
+/// (`multiple`); each a range of [`Memo::given`].
 #[derive(Clone, Copy)]
 struct Entry {
     cands: [u16; CELLS],
     rules: Option<(u32, u32)>,
-    forcing: (u32, u32),
+    forcing: Option<(u32, u32)>,
     multiple: Option<(u32, u32)>,
 }
 
@@ -163,11 +152,21 @@ impl Memo {
         self.entries.push(Entry {
             cands: *cands,
             rules: None,
-            forcing: (0, 0),
+            forcing: None,
             multiple: None,
         });
         self.table[slot] = self.entries.len() as u32;
         self.entries.len() - 1
+    }
+
+    /// Makes room for `n` more hints: when there is too little, the memo starts again with
+    /// the entry of `cands` alone. The entry `e` of `cands`, made again if so.
+    fn room(&mut self, src: &Board, cands: &[u16; CELLS], e: usize, n: usize) -> usize {
+        if self.given.len() + n <= MEMO_GIVEN {
+            return e;
+        }
+        self.clear();
+        self.entry(src, cands)
     }
 }
 
@@ -184,7 +183,7 @@ impl Nest {
             hints: Vec::with_capacity(n),
             keyed: Vec::with_capacity(n),
             dropped: Vec::with_capacity(n),
-            memo: Memo::new(level >= 2),
+            memo: Memo::new(level >= 1),
         })
     }
 
@@ -195,8 +194,7 @@ impl Nest {
 
     /// The hints of the basic rules of (+) on `src` reduced to (`cands`, `planes`)
     /// ([`plus::rules`]), as `emit(parents, removals, 0, 0)`: from the memo when the grid
-    /// came before in this step (a producer made below level 2 keeps none). Whether there
-    /// was one.
+    /// came before in this step. Whether there was one.
     pub(crate) fn rules(
         &mut self,
         src: &Board,
@@ -204,20 +202,14 @@ impl Nest {
         planes: &[u128; 9],
         emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
     ) -> bool {
-        if self.memo.table.is_empty() {
-            return plus::rules(src, cands, planes, &mut |p, r| emit(p, r, 0, 0));
-        }
-        let mut e = self.memo.entry(src, cands);
+        debug_assert!(self.level >= 1, "only (+) and nested producers ask");
+        let e = self.memo.entry(src, cands);
         if let Some(range) = self.memo.entries[e].rules {
             return self.replay(range, emit);
         }
-        if self.memo.given.len() + RULES_ROOM > MEMO_GIVEN {
-            self.memo.clear();
-            e = self.memo.entry(src, cands);
-        }
+        let e = self.memo.room(src, cands, e, RULES_ROOM);
         let given = &mut self.memo.given;
         let first = given.len();
-        given.push(Given::NONE);
         let mut fits = true;
         let any = plus::rules(src, cands, planes, &mut |parents, removals| {
             emit(parents, removals, 0, 0);
@@ -232,7 +224,7 @@ impl Nest {
             }
         });
         if fits {
-            debug_assert_eq!(any, given.len() > first + 1);
+            debug_assert_eq!(any, given.len() > first);
             self.memo.entries[e].rules = Some((first as u32, given.len() as u32));
         } else {
             // More hints than the room left (never seen): this grid is not kept.
@@ -255,34 +247,41 @@ impl Nest {
         debug_assert!(self.level >= 2, "only nested producers ask");
         let mut e = self.memo.entry(src, cands);
         let mut built = false;
-        if self.memo.entries[e].forcing == (0, 0) {
-            self.build(src, cands, planes);
-            built = true;
-            self.hints.clear();
-            self.search.every_hint(src, &self.board, &mut self.hints);
-            let range;
-            (e, range) = self.keep(src, cands, e);
-            self.memo.entries[e].forcing = range;
-        }
-        if self.replay(self.memo.entries[e].forcing, emit) {
+        let forcing = match self.memo.entries[e].forcing {
+            Some(range) => range,
+            None => {
+                self.build(src, cands, planes);
+                built = true;
+                self.hints.clear();
+                self.search.every_hint(src, &self.board, &mut self.hints);
+                let range;
+                (e, range) = self.keep(src, cands, e);
+                self.memo.entries[e].forcing = Some(range);
+                range
+            }
+        };
+        if self.replay(forcing, emit) {
             return true;
         }
         if self.level < 3 || self.every.is_none() {
             return false;
         }
-        if self.memo.entries[e].multiple.is_none() {
-            if !built {
-                self.build(src, cands, planes);
+        let multiple = match self.memo.entries[e].multiple {
+            Some(range) => range,
+            None => {
+                if !built {
+                    self.build(src, cands, planes);
+                }
+                self.hints.clear();
+                let every = self.every.as_mut().expect("level 3 has the scratch");
+                every.hints(src, &self.board, &mut self.hints);
+                let range;
+                (e, range) = self.keep(src, cands, e);
+                self.memo.entries[e].multiple = Some(range);
+                range
             }
-            self.hints.clear();
-            let every = self.every.as_mut().expect("level 3 has the scratch");
-            every.hints(src, &self.board, &mut self.hints);
-            let range;
-            (e, range) = self.keep(src, cands, e);
-            self.memo.entries[e].multiple = Some(range);
-        }
-        let range = self.memo.entries[e].multiple.expect("just stored");
-        self.replay(range, emit)
+        };
+        self.replay(multiple, emit)
     }
 
     /// The grid `src` reduced to (`cands`, `planes`), in `self.board`.
@@ -308,17 +307,16 @@ impl Nest {
         (start, end): (u32, u32),
         emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
     ) -> bool {
-        for g in &self.memo.given[start as usize + 1..end as usize] {
+        for g in &self.memo.given[start as usize..end as usize] {
             emit(&g.parents, &g.removals, g.complexity, g.chain);
         }
-        end > start + 1
+        end > start
     }
 
     /// Sorts one producer's hints (in `self.hints`, on reduced grid `cands`, entry `e`) as
     /// SE does, keeps the first of those with the same removals, and stores those that
-    /// rest on the reduction: the entry (made again if the memo was full) and its range,
-    /// one place more than the hints (an empty range is never `(0, 0)`, "not asked yet").
-    fn keep(&mut self, src: &Board, cands: &[u16; CELLS], mut e: usize) -> (usize, (u32, u32)) {
+    /// rest on the reduction: the entry (made again if the memo was full) and their range.
+    fn keep(&mut self, src: &Board, cands: &[u16; CELLS], e: usize) -> (usize, (u32, u32)) {
         self.hints.sort_unstable_by(|x, y| {
             if x.key.before(&y.key) {
                 std::cmp::Ordering::Less
@@ -362,14 +360,8 @@ impl Nest {
             .iter()
             .zip(&self.dropped)
             .filter(|(h, &dropped)| !dropped && h.parents != [0; SET_WORDS]);
-        if self.memo.given.len() + 1 + kept.clone().count() > MEMO_GIVEN {
-            // Full: the memo starts again with this grid alone.
-            self.memo.clear();
-            e = self.memo.entry(src, cands);
-        }
+        let e = self.memo.room(src, cands, e, kept.clone().count());
         let first = self.memo.given.len() as u32;
-        // The place before the range: a range is never empty, so never `(0, 0)`.
-        self.memo.given.push(Given::NONE);
         for (h, _) in kept {
             self.memo.given.push(Given {
                 parents: h.parents,
