@@ -36,7 +36,8 @@ use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::nested::{Nest, NestNodes, NestSet};
 use super::plus::CandSet;
 use crate::rate::board::{
-    cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
+    cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
+    HOUSE_MASK,
 };
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
@@ -50,7 +51,8 @@ const RULE: u16 = 0x8000;
 struct Parents {
     first: u16,
     hidden_cell: u16,
-    hidden_region: u128,
+    /// The cells its house had lost, packed ([`unpack_region`]).
+    hidden_region: u16,
 }
 
 /// One dynamic propagation: what it implies, in order, with every potential's parents.
@@ -64,7 +66,7 @@ pub(crate) struct Implied {
     /// For an "on" implied by its cell: the digits the cell had lost (their "off"s).
     hidden_cell: [u16; POTENTIALS],
     /// For an "on" implied by a house: the cells its digit had lost there (by candidate,
-    /// `p >> 1`: only "on" potentials have hidden parents), packed ([`pack_region`]): the
+    /// `p >> 1`: only "on" potentials have hidden parents), packed ([`unpack_region`]): the
     /// propagations are many and kept ([`CellRegion`]), this is an eighth of a cell set.
     hidden_region: [u16; CELLS * 9],
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
@@ -117,7 +119,7 @@ impl Implied {
         self.parent[p as usize] = parents.first;
         self.hidden_cell[p as usize] = parents.hidden_cell;
         if is_on(p) {
-            self.hidden_region[p as usize >> 1] = pack_region(cell_of(p), parents.hidden_region);
+            self.hidden_region[p as usize >> 1] = parents.hidden_region;
         }
         self.order[self.len] = p;
         self.len += 1;
@@ -269,21 +271,27 @@ impl Implied {
             );
             n = 1;
         }
-        for &h in &CELL_HOUSES[c] {
-            let house = HOUSE_MASK[h as usize];
-            let now = self.planes[d] & house;
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let now = self.planes[d] & HOUSE_MASK[h as usize];
             if !two_cells(now) {
                 continue;
             }
             let o = (now & !(1u128 << c)).trailing_zeros() as usize;
             let q = potential(o, d, true);
             if !out[..n].iter().any(|&(x, _)| x == q) {
+                // The house's places of `d` but the two left.
+                let lost =
+                    b.pos[h as usize][d] & !(1 << CELL_INDEX[c][k]) & !(1 << CELL_INDEX[o][k]);
                 out[n] = (
                     q,
                     Parents {
                         first: p,
                         hidden_cell: 0,
-                        hidden_region: b.planes[d] & house & !now,
+                        hidden_region: if lost == 0 {
+                            0
+                        } else {
+                            (k as u16 + 1) << 9 | lost
+                        },
                     },
                 );
                 n += 1;
@@ -311,7 +319,7 @@ impl Implied {
             first: self.parent[p as usize],
             hidden_cell: self.hidden_cell[p as usize],
             hidden_region: if is_on(p) {
-                unpack_region(cell_of(p), self.hidden_region[p as usize >> 1])
+                self.hidden_region[p as usize >> 1]
             } else {
                 0
             },
@@ -353,7 +361,7 @@ impl Implied {
             for e in digits_of(pp.hidden_cell) {
                 visit(potential(c, e, false));
             }
-            for o in cells_of(pp.hidden_region) {
+            for o in cells_of(unpack_region(c, pp.hidden_region)) {
                 visit(potential(o, d, false));
             }
             next = stack.pop().map(|x| (x, self.parents_of(x)));
@@ -362,27 +370,8 @@ impl Implied {
     }
 }
 
-/// Cells of a house of `cell` (none, or all in one house) as 16 bits: which of the cell's
-/// houses plus one (0: none) above the cells' places in that house.
-#[inline]
-fn pack_region(cell: usize, cells: u128) -> u16 {
-    if cells == 0 {
-        return 0;
-    }
-    for (k, &h) in CELL_HOUSES[cell].iter().enumerate() {
-        let h = h as usize;
-        if cells & !HOUSE_MASK[h] == 0 {
-            let mut places = 0u16;
-            for (i, &o) in HOUSE_CELLS[h].iter().enumerate() {
-                places |= ((cells >> o) & 1) as u16 * (1 << i);
-            }
-            return (k as u16 + 1) << 9 | places;
-        }
-    }
-    unreachable!("a house's lost places lie in one house of the cell")
-}
-
-/// The cells [`pack_region`] packed.
+/// The cells of a house of `cell`, packed in 16 bits: which of the cell's houses plus one
+/// (0: none) above the cells' places in that house.
 #[inline]
 fn unpack_region(cell: usize, packed: u16) -> u128 {
     let k = (packed >> 9) as usize;
@@ -597,7 +586,7 @@ fn hidden_of(p: u16, parents: Parents, visit: &mut dyn FnMut(u16)) {
     for e in digits_of(parents.hidden_cell) {
         visit(potential(c, e, false));
     }
-    for o in cells_of(parents.hidden_region) {
+    for o in cells_of(unpack_region(c, parents.hidden_region)) {
         visit(potential(o, d, false));
     }
 }
