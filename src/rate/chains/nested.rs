@@ -85,9 +85,10 @@ struct Entry {
     multiple: Option<(u32, u32)>,
 }
 
-/// The nested producers' hints by reduced grid, for one step's grid: an open-addressing
-/// table over entries and the hints they give, all reserved once (the pages are touched
-/// only where chains nest). When either is full it starts again empty.
+/// The basic rules' and the nested producers' hints by reduced grid, for one step's grid:
+/// an open-addressing table over entries and the hints they give, all reserved once (the
+/// pages are touched only where (+) or nested chains run). When either is full it starts
+/// again empty.
 struct Memo {
     /// The step's grid the entries are for.
     src: [u16; CELLS],
