@@ -1,6 +1,7 @@
 //! Rating allocates nothing per puzzle: a counting global allocator watches this thread while
-//! a rater, made once, rates puzzles of every kind (with and without steps; with steps, the
-//! chains of chain steps are written into text the rater reserved once).
+//! a rater, made once, rates puzzles of every kind, nested forcing chains of levels 2 to 4
+//! included (with and without steps; with steps, the chains of chain steps are written into
+//! text the rater reserved once).
 
 mod common;
 
@@ -37,6 +38,14 @@ fn rating_allocates_nothing() {
             }
         }
     }
+    // Nested forcing chains of level 4 (10.5): the first puzzle of their fixtures.
+    let text = std::fs::read_to_string(common::fixture("rate/se-nested4.txt")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .expect("a fixture");
+    let nested: Grid = line[..81].parse().unwrap();
+    puzzles.push((nested, solve_with_limit(&nested, 2).solution.unwrap()));
     let easy: Grid =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
             .parse()

@@ -499,8 +499,13 @@ fn chain_steps_prove_what_they_do_on_datasets() {
         input.push_str(&line[..81]);
         input.push('\n');
     }
-    // Nested forcing chains: two of the fixtures' puzzles that need level 2, one level 3.
-    for (name, n) in [("rate/se-nested.txt", 2), ("rate/se-nested3.txt", 1)] {
+    // Nested forcing chains: two of the fixtures' puzzles that need level 2, one level 3, one
+    // level 4.
+    for (name, n) in [
+        ("rate/se-nested.txt", 2),
+        ("rate/se-nested3.txt", 1),
+        ("rate/se-nested4.txt", 1),
+    ] {
         let text = std::fs::read_to_string(fixture(name)).unwrap();
         for line in text.lines().filter(|l| !l.starts_with('#')).take(n) {
             input.push_str(&line[..81]);
@@ -545,6 +550,12 @@ fn chain_steps_prove_what_they_do_on_datasets() {
             .keys()
             .any(|t| t.ends_with(" (+ Multiple Forcing Chains)")),
         "no nested multiple forcing chain step checked: {chains:?}"
+    );
+    assert!(
+        chains
+            .keys()
+            .any(|t| t.ends_with(" (+ Dynamic Forcing Chains)")),
+        "no nested dynamic forcing chain step checked: {chains:?}"
     );
     assert!(total > 1000, "{total} chain steps");
 }

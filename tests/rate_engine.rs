@@ -135,6 +135,42 @@ fn nested_multiple_chains_agree_with_sudoku_explainer() {
     assert!(kinds.len() >= 2, "{kinds:?}");
 }
 
+/// Puzzles of forum_hardest_1106 (as given and symmetry-shuffled) whose SE path needs nested
+/// forcing chains of level 4 ("(+ Dynamic Forcing Chains)", 10.5 + length): ER/EP/ED are
+/// SE's, the hardest step is one of level 4, and no rating is capped. Rated on two threads
+/// (a rater each), as they take seconds each.
+#[test]
+fn nested_dynamic_chains_agree_with_sudoku_explainer() {
+    let cases = fixtures("rate/se-nested4.txt");
+    assert!(cases.len() >= 6, "{} fixtures", cases.len());
+    let rate = |part: &[(Grid, [Difficulty; 3], String)]| {
+        let mut rater = Rater::default();
+        let mut kinds = HashSet::new();
+        for (p, [er, ep, ed], _) in part {
+            let r = rater.rate(p, &solution(p));
+            assert!(!r.capped, "{}: capped at {}", p.to_line(), r.er);
+            assert_eq!((r.er, r.ep, r.ed), (*er, *ep, *ed), "{}", p.to_line());
+            let hardest = r.hardest.expect("a step");
+            assert!(
+                hardest.name().ends_with(" (+ Dynamic Forcing Chains)"),
+                "{}: {hardest}",
+                p.to_line()
+            );
+            kinds.insert(hardest);
+        }
+        kinds
+    };
+    let (first, rest) = cases.split_at(cases.len() / 2);
+    let kinds = std::thread::scope(|s| {
+        let other = s.spawn(|| rate(rest));
+        let mut kinds = rate(first);
+        kinds.extend(other.join().unwrap());
+        kinds
+    });
+    // Contradiction, cell and region forcing chains.
+    assert!(kinds.len() >= 3, "{kinds:?}");
+}
+
 /// SE's name of a technique as the reference files write it (spaces as `_`), with the size
 /// SE adds to loops of 8 cells and more ("Unique Loop 8 type 1") dropped.
 fn se_name(hardest: &str) -> String {

@@ -49,13 +49,15 @@
 //! | 26 | the same, (+) | 9.0 + length bonus | as 25, and when the links run dry, the removals of intersections, hidden and naked pairs and X-Wings on the reduced grid ([`chains`](self)) |
 //! | 27 | the same, (+ Forcing Chains) | 9.5 + length bonus | as 26, and when those rules find nothing, the removals of the cycles and forcing chains of 21 on the reduced grid (nested forcing chains, level 2; [`chains`](self)) |
 //! | 28 | the same, (+ Multiple Forcing Chains) | 10.0 + length bonus | as 27, and when the forcing chains find nothing either, the removals of the cell and region forcing chains of 24 on the reduced grid (nested forcing chains, level 3; [`chains`](self)) |
+//! | 29 | the same, (+ Dynamic Forcing Chains) | 10.5 + length bonus | as 26, and when those rules find nothing, the removals of the dynamic forcing chains of 25 on the reduced grid (nested forcing chains, level 4; [`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's later chain producers (nested chains of levels 4 and 5, 10.5 and up) are not in the
-//! engine: a puzzle whose path needs them is **capped**: its rating is the path so far and
-//! [`Rating::capped`] is set, never a wrong number.
+//! SE's last chain producer (nested chains of level 5, 11.0 and up, which nest level 2
+//! inside each propagation) is not in the engine: a puzzle whose path needs it is
+//! **capped**: its rating is the path so far and [`Rating::capped`] is set, never a wrong
+//! number.
 //!
 //! # The Sukaku ladders ([`Ladder::Sukaku`], [`Ladder::SukakuDefault`])
 //!
@@ -91,7 +93,7 @@
 //! so configured agrees with the bank on 99.3% of a 744-puzzle diabolical sample, the full
 //! default set on 96.4%: with UVWXYZ-Wing on, its 6.6 replaces the bank's 6.7-7.7 chains).
 //! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. As with
-//! SE's ladder, a path that needs nested chains of level 4 or more (10.5 and up) is capped.
+//! SE's ladder, a path that needs nested chains of level 5 (11.0 and up) is capped.
 //!
 //! # Speed: what is kept between steps
 //!
@@ -449,6 +451,18 @@ techniques! {
     /// A dynamic region forcing chain whose propagations nest multiple forcing chains
     /// (level 3).
     DynamicRegionForcingChainsNestedMultiple => "Dynamic Region Forcing Chains (+ Multiple Forcing Chains)",
+    /// A dynamic contradiction whose propagation, when the basic rules find nothing, also
+    /// applies dynamic forcing chains to the reduced grid (nested forcing chains, level 4).
+    DynamicContradictionForcingChainsNestedDynamic => "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains)",
+    /// A dynamic double forcing chain whose propagations nest dynamic forcing chains (level
+    /// 4).
+    DynamicDoubleForcingChainsNestedDynamic => "Dynamic Double Forcing Chains (+ Dynamic Forcing Chains)",
+    /// A dynamic cell forcing chain whose propagations nest dynamic forcing chains (level
+    /// 4).
+    DynamicCellForcingChainsNestedDynamic => "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains)",
+    /// A dynamic region forcing chain whose propagations nest dynamic forcing chains (level
+    /// 4).
+    DynamicRegionForcingChainsNestedDynamic => "Dynamic Region Forcing Chains (+ Dynamic Forcing Chains)",
 }
 
 impl fmt::Display for Technique {
@@ -828,6 +842,10 @@ fn is_chain(technique: Technique) -> bool {
             | DynamicDoubleForcingChainsNestedMultiple
             | DynamicCellForcingChainsNestedMultiple
             | DynamicRegionForcingChainsNestedMultiple
+            | DynamicContradictionForcingChainsNestedDynamic
+            | DynamicDoubleForcingChainsNestedDynamic
+            | DynamicCellForcingChainsNestedDynamic
+            | DynamicRegionForcingChainsNestedDynamic
     )
 }
 

@@ -14,8 +14,9 @@
 //! - Dynamic forcing chains (+) also have rule links `~` (off, then off): the next node is
 //!   removed by an intersection, a hidden or naked pair or an X-Wing on the grid that the
 //!   removals proved so far from the same assumption leave. In nested forcing chains ("(+
-//!   Forcing Chains)", "(+ Multiple Forcing Chains)") a rule link may also stand for a
-//!   cycle, a forcing chain or a multiple forcing chain on that grid:
+//!   Forcing Chains)", "(+ Multiple Forcing Chains)", "(+ Dynamic Forcing Chains)") a rule
+//!   link may also stand for a cycle, a forcing chain, a multiple or a dynamic forcing chain
+//!   on that grid:
 //!   it holds when that grid has no completion with the next node placed (what any sound
 //!   chain on it proves; the checker does not rebuild the nested chain).
 //! - Cycles: the chain closes on its first node in the same state, so its "on" nodes are all
@@ -470,12 +471,14 @@ pub fn family(technique: &str) -> Option<Family> {
 pub fn check_step(candidates: &[u16; 81], step: &Value) -> Result<Option<Family>, String> {
     let technique = step["technique"].as_str().unwrap_or_default();
     let nested = technique.ends_with(" (+ Forcing Chains)")
-        || technique.ends_with(" (+ Multiple Forcing Chains)");
+        || technique.ends_with(" (+ Multiple Forcing Chains)")
+        || technique.ends_with(" (+ Dynamic Forcing Chains)");
     let plus = nested || technique.ends_with(" (+)");
     let base = technique
         .trim_end_matches(" (+)")
         .trim_end_matches(" (+ Forcing Chains)")
-        .trim_end_matches(" (+ Multiple Forcing Chains)");
+        .trim_end_matches(" (+ Multiple Forcing Chains)")
+        .trim_end_matches(" (+ Dynamic Forcing Chains)");
     let Some(family) = family(base) else {
         return match step.get("chain") {
             None => Ok(None),

@@ -23,6 +23,9 @@
 //! The complexity of a hint is the number of distinct ancestors of each of its chains'
 //! ends (hidden parents included), added over the chains; the difficulty 8.5 plus the
 //! length bonus; SE takes the first of the least (difficulty, complexity, sort key).
+//! [`Every`] gives every hint of the same search (level 0) in that order, with what nested
+//! chains of level 4 need of each ([`nested`](super::nested)).
+//!
 //! Unlike the earlier producers, every candidate is assumed both ways (double forcing and
 //! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
 //! step, each a copy of the candidates and a walk of at most 1,458 potentials.
@@ -31,10 +34,12 @@ use std::cell::RefCell;
 
 use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
+use super::forcing::Nested;
+use super::key::Key;
 use super::key::{self, offer};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::nested::{Nest, NestNodes, NestSet};
-use super::plus::CandSet;
+use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
 use crate::rate::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
     HOUSE_MASK,
@@ -287,11 +292,9 @@ impl Implied {
                     Parents {
                         first: p,
                         hidden_cell: 0,
-                        hidden_region: if lost == 0 {
-                            0
-                        } else {
-                            (k as u16 + 1) << 9 | lost
-                        },
+                        // The house is kept even when it lost nothing: it is the cause
+                        // of `q` ([`cause`]).
+                        hidden_region: (k as u16 + 1) << 9 | lost,
                     },
                 );
                 n += 1;
@@ -331,6 +334,28 @@ impl Implied {
     /// `nested` (which gets them: SE counts a nested chain once per hint, over all its
     /// chains); `parents`: those of a new potential of a clash, instead of the stored ones.
     fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet<'_>) -> u32 {
+        self.walk(p, parents, |_, pp| match self.rule_index(pp.first) {
+            Some(k) => {
+                let (extra, chain) = self.rule_nested[k];
+                if extra > 0 && nested.insert(chain) {
+                    extra
+                } else {
+                    0
+                }
+            }
+            None => 0,
+        })
+    }
+
+    /// Visits `p` and its distinct ancestors (hidden parents and a basic rule's parents
+    /// included), each with its parents, `each` giving what it adds to the count of them;
+    /// the count. `parents`: those of a new potential of a clash, instead of the stored ones.
+    fn walk(
+        &self,
+        p: u16,
+        parents: Option<Parents>,
+        mut each: impl FnMut(u16, Parents) -> u32,
+    ) -> u32 {
         let mut seen = [0u64; WORDS];
         // A potential is pushed once at most: the reserved room always holds them.
         let mut stack = self.stack.borrow_mut();
@@ -340,12 +365,7 @@ impl Implied {
         let mut next = Some((p, parents.unwrap_or_else(|| self.parents_of(p))));
         while let Some((q, pp)) = next {
             let (c, d) = (cell_of(q), digit_of(q));
-            if let Some(k) = self.rule_index(pp.first) {
-                let (extra, chain) = self.rule_nested[k];
-                if extra > 0 && nested.insert(chain) {
-                    count += extra;
-                }
-            }
+            count += each(q, pp);
             let mut visit = |x: u16| {
                 if seen[x as usize >> 6] >> (x & 63) & 1 == 0 {
                     seen[x as usize >> 6] |= 1u64 << (x & 63);
@@ -368,6 +388,261 @@ impl Implied {
         }
         count
     }
+}
+
+impl Implied {
+    /// Walks the ancestors of `p` as [`Implied::ancestors`] does (without nested chains: a
+    /// propagation of dynamic forcing chains, level 0): adds to `rules` the candidates
+    /// `src` had and `b` (the grid propagated from) lost that each "on" ancestor but the
+    /// assumption rests on (SE's `collectRuleParents`: its cell's lost candidates when the
+    /// cell implied it, the digit's lost places in the house that did), and mixes each
+    /// ancestor into a fingerprint of the chain; the ancestor count and the fingerprint.
+    /// `parents`: those of a new potential of a clash, instead of the stored ones.
+    fn rule_walk(
+        &self,
+        src: &Board,
+        b: &Board,
+        p: u16,
+        parents: Option<Parents>,
+        rules: &mut CandSet,
+    ) -> (u32, u64) {
+        let mut print = 0u64;
+        let count = self.walk(p, parents, |q, pp| {
+            let (c, d) = (cell_of(q), digit_of(q));
+            // The chain as a set: SE's `FullChain` compares the chains' potentials.
+            print = print.wrapping_add(mix(q));
+            if is_on(q) {
+                match pp.hidden_region >> 9 {
+                    0 if pp.first != NONE => add_digits(rules, c, src.cands[c] & !b.cands[c]),
+                    0 => {}
+                    k => {
+                        let h = CELL_HOUSES[c][k as usize - 1] as usize;
+                        add_cells(rules, src.planes[d] & !b.planes[d] & HOUSE_MASK[h], d);
+                    }
+                }
+            }
+            0
+        });
+        (count, print)
+    }
+}
+
+/// A potential spread over 64 bits, for fingerprints of sets of potentials.
+#[inline]
+fn mix(p: u16) -> u64 {
+    (u64::from(p) + 1)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(23)
+        .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+}
+
+/// The propagations of one cell's digits, of the current digit "off" and of one house's
+/// places, kept together: what [`Every::hints`] needs to walk every chain of a hint once
+/// the search found it.
+pub(crate) struct Every {
+    per_digit: Vec<Box<Implied>>,
+    off: Box<Implied>,
+    places: Vec<Box<Implied>>,
+    common: [u64; WORDS],
+    /// The (unused) nested scratch a propagation of level 0 is handed.
+    nest: Box<Nest>,
+}
+
+impl Every {
+    pub(crate) fn new() -> Box<Every> {
+        Box::new(Every {
+            per_digit: (0..9).map(|_| Box::new(Implied::new(0))).collect(),
+            off: Box::new(Implied::new(0)),
+            places: (0..9).map(|_| Box::new(Implied::new(0))).collect(),
+            common: [0; WORDS],
+            nest: Nest::new(0),
+        })
+    }
+
+    /// Every hint of dynamic forcing chains (SE's `Chaining(true, true, false, 0)`) on `b`,
+    /// a grid the assumptions of a dynamic propagation reduced from `src`, in SE's discovery
+    /// order ([`Dynamic::find`]'s), appended to `out`; a hint that removes nothing is left
+    /// out, and nothing is cut (as in
+    /// [`Search::every_hint`](super::forcing::Search::every_hint)). A hint's rule parents
+    /// are those of the "on" potentials of all its chains; the assumptions of a cell hint
+    /// count as the cell's naked single, those of a region hint as the house's hidden
+    /// single, those of a contradiction or double forcing chain as nothing.
+    pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+        for c in cells_of(b.open) {
+            let cands = b.cands[c];
+            if cands.count_ones() < 2 {
+                continue;
+            }
+            for v in digits_of(cands) {
+                self.binary(src, b, c, v, out);
+                self.regions(src, b, c, v, out);
+            }
+            self.cell(src, b, c, out);
+        }
+    }
+
+    /// Contradictions from "v on" and "v off" in cell `c`, then double forcing chains.
+    fn binary(&mut self, src: &Board, b: &Board, c: usize, v: usize, out: &mut Vec<Nested>) {
+        let own = &mut self.per_digit[v];
+        own.propagate(b, potential(c, v, true), &mut self.nest);
+        if let Some(hint) = clash_hint(src, b, own, 1 << v, c, out.len()) {
+            out.push(hint);
+        }
+        self.off
+            .propagate(b, potential(c, v, false), &mut self.nest);
+        let others = b.cands[c] & !(1 << v);
+        if let Some(hint) = clash_hint(src, b, &self.off, others, c, out.len()) {
+            out.push(hint);
+        }
+        if b.cands[c].count_ones() < 3 {
+            return;
+        }
+        let own = &self.per_digit[v];
+        for kind in [true, false] {
+            for &p in own.found() {
+                if is_on(p) == kind && self.off.has(p) {
+                    let chains = [&**own, &*self.off];
+                    if let Some(hint) = conclusion(src, b, p, 1, &chains, out.len()) {
+                        out.push(hint);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The region hints from digit `v` of cell `c` (its propagation done).
+    fn regions(&mut self, src: &Board, b: &Board, c: usize, v: usize, out: &mut Vec<Nested>) {
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let h = h as usize;
+            let positions = b.pos[h][v];
+            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
+                continue;
+            }
+            self.common = self.per_digit[v].set;
+            let rest = positions & (positions - 1);
+            for i in digits_of(rest) {
+                let o = HOUSE_CELLS[h][i] as usize;
+                let x = &mut self.places[i];
+                x.propagate(b, potential(o, v, true), &mut self.nest);
+                for w in 0..WORDS {
+                    self.common[w] &= x.set[w];
+                }
+            }
+            if self.common == [0; WORDS] {
+                continue;
+            }
+            let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
+            let own = &self.per_digit[v];
+            let mut chains = [&**own; 9];
+            let mut n = 1;
+            for i in digits_of(rest) {
+                chains[n] = &*self.places[i];
+                n += 1;
+            }
+            for on in [true, false] {
+                for &p in own.found() {
+                    if is_on(p) != on || self.common[p as usize >> 6] >> (p & 63) & 1 == 0 {
+                        continue;
+                    }
+                    if let Some(mut hint) = conclusion(src, b, p, 6, &chains[..n], out.len()) {
+                        add_cells(&mut hint.parents, lost, v);
+                        out.push(hint);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cell hints of cell `c` (the propagations of all its digits done).
+    fn cell(&self, src: &Board, b: &Board, c: usize, out: &mut Vec<Nested>) {
+        let cands = b.cands[c];
+        let own = &self.per_digit[cands.trailing_zeros() as usize];
+        let mut chains = [&**own; 9];
+        for (n, v) in digits_of(cands).enumerate() {
+            chains[n] = &*self.per_digit[v];
+        }
+        let chains = &chains[..cands.count_ones() as usize];
+        for on in [true, false] {
+            for &p in own.found() {
+                if is_on(p) != on || !chains.iter().all(|x| x.has(p)) {
+                    continue;
+                }
+                if let Some(mut hint) = conclusion(src, b, p, 5, chains, out.len()) {
+                    add_digits(&mut hint.parents, c, src.cands[c] & !b.cands[c]);
+                    out.push(hint);
+                }
+            }
+        }
+    }
+}
+
+/// The contradiction hint of propagation `x` from an assumption in cell `c`, if it clashed:
+/// it removes `removals` (digits of `c`).
+fn clash_hint(
+    src: &Board,
+    b: &Board,
+    x: &Implied,
+    removals: u16,
+    c: usize,
+    order: usize,
+) -> Option<Nested> {
+    let (on, on_parents, off, off_parent) = x.clash?;
+    let off_parents = off_parent.map(|first| Parents {
+        first,
+        hidden_cell: 0,
+        hidden_region: 0,
+    });
+    let mut hint = Nested {
+        key: Key::NONE,
+        order: order as u32,
+        removals: [0; SET_WORDS],
+        parents: [0; SET_WORDS],
+        chain: 0,
+    };
+    add_digits(&mut hint.removals, c, removals);
+    let (n1, p1) = x.rule_walk(src, b, on, on_parents, &mut hint.parents);
+    let (n2, p2) = x.rule_walk(src, b, off, off_parents, &mut hint.parents);
+    hint.key = Key::new(BASE, n1 + n2, 7);
+    hint.chain = p1.rotate_left(17) ^ p2;
+    Some(hint)
+}
+
+/// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery place
+/// `order`), its rule parents but those of the assumptions; none if it removes nothing.
+fn conclusion(
+    src: &Board,
+    b: &Board,
+    p: u16,
+    sort: u8,
+    chains: &[&Implied],
+    order: usize,
+) -> Option<Nested> {
+    let (c, d) = (cell_of(p), digit_of(p));
+    let mut removals = [0; SET_WORDS];
+    if is_on(p) {
+        let others = b.cands[c] & !(1 << d);
+        if others == 0 {
+            return None;
+        }
+        add_digits(&mut removals, c, others);
+    } else {
+        add_digits(&mut removals, c, 1 << d);
+    }
+    let mut parents = [0; SET_WORDS];
+    let mut complexity = 0;
+    let mut print = 0u64;
+    for x in chains {
+        let (n, chain) = x.rule_walk(src, b, p, None, &mut parents);
+        complexity += n;
+        print = print.rotate_left(17) ^ chain;
+    }
+    Some(Nested {
+        key: Key::new(BASE, complexity, sort),
+        order: order as u32,
+        removals,
+        parents,
+        chain: print,
+    })
 }
 
 /// The cells of a house of `cell`, packed in 16 bits: which of the cell's houses plus one
@@ -409,7 +684,7 @@ pub(crate) enum Kind {
 /// Other places' propagations kept by a producer of each level ([`CellRegion`]): only
 /// dynamic forcing chains keep any (from (+) on, a propagation holds room for the rules'
 /// parents, tens of kilobytes more).
-const KEEP: [usize; 4] = [32, 0, 0, 0];
+const KEEP: [usize; 5] = [32, 0, 0, 0, 0];
 
 /// The difficulty of dynamic forcing chains, before the length bonus.
 const BASE: f64 = 8.5;
@@ -419,6 +694,8 @@ const BASE_PLUS: f64 = 9.0;
 const BASE_NESTED: f64 = 9.5;
 /// The difficulty of nested forcing chains of level 3, before the length bonus.
 const BASE_NESTED_3: f64 = 10.0;
+/// The difficulty of nested forcing chains of level 4, before the length bonus.
+const BASE_NESTED_4: f64 = 10.5;
 
 /// The best dynamic forcing chain so far.
 pub(crate) type Found = key::Found<Kind>;
@@ -444,14 +721,14 @@ impl Dynamic {
             cr: CellRegion::new(|| Implied::new(level), level >= 2, KEEP[level as usize]),
             off: Box::new(Implied::new(level)),
             nest: Nest::new(level),
-            base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3][level as usize],
+            base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3, BASE_NESTED_4][level as usize],
         })
     }
 
-    /// Makes a producer made at level 3 (which has the scratch of levels 1-3) one of
-    /// `level` 1, 2 or 3.
+    /// Makes a producer made at level 4 (which has the scratch of levels 1-4) one of
+    /// `level` 1 to 4.
     pub(crate) fn set_level(&mut self, level: u8) {
-        debug_assert!((1..=3).contains(&level));
+        debug_assert!((1..=4).contains(&level));
         for x in self
             .cr
             .per_digit
@@ -462,7 +739,7 @@ impl Dynamic {
             x.level = level;
         }
         self.nest.set_level(level);
-        self.base = [BASE_PLUS, BASE_NESTED, BASE_NESTED_3][level as usize - 1];
+        self.base = [BASE_PLUS, BASE_NESTED, BASE_NESTED_3, BASE_NESTED_4][level as usize - 1];
     }
 
     /// The producer: the first of the least hints.

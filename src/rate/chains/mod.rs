@@ -13,7 +13,8 @@
 //! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`]) |
 //! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`]) |
 //! | 28 | nested, level 3: Dynamic Forcing Chains (+ Multiple Forcing Chains) | 10.0 + bonus | yes ([`dynamic`], with [`nested`] and [`multiple`]) |
-//! | 29-30 | nested levels 4-5 | 10.5, 11.0 + bonus | no: capped here |
+//! | 29 | nested, level 4: Dynamic Forcing Chains (+ Dynamic Forcing Chains) | 10.5 + bonus | yes ([`dynamic`], with [`nested`]) |
+//! | 30 | nested, level 5 | 11.0 + bonus | no: capped here |
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
@@ -71,8 +72,8 @@ pub(crate) struct Chains {
     nishio: nishio::Nishio,
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
-    /// Dynamic forcing chains (+) and nested forcing chains of levels 2 and 3, one scratch
-    /// (and one memo of the reduced grids' hints, which levels 2 and 3 retrace).
+    /// Dynamic forcing chains (+) and nested forcing chains of levels 2 to 4, one scratch
+    /// (and one memo of the reduced grids' hints, which the levels retrace).
     plus: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
@@ -91,6 +92,7 @@ enum Last {
     Plus(dynamic::Found),
     Nested(dynamic::Found),
     Nested3(dynamic::Found),
+    Nested4(dynamic::Found),
 }
 
 /// How a step's chains read, as [`Chains::explain`] wrote them.
@@ -113,7 +115,7 @@ impl Chains {
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
             dynamic: dynamic::Dynamic::new(0),
-            plus: dynamic::Dynamic::new(3),
+            plus: dynamic::Dynamic::new(4),
             last: Last::None,
         })
     }
@@ -142,6 +144,10 @@ impl Chains {
             }
             Last::Nested3(found) => {
                 self.plus.set_level(3);
+                self.plus.explain(b, &found, out)
+            }
+            Last::Nested4(found) => {
+                self.plus.set_level(4);
                 self.plus.explain(b, &found, out)
             }
         }
@@ -243,17 +249,33 @@ impl Chains {
             return false;
         }
         self.plus.set_level(3);
+        if let Some(found) = self.plus.find(b) {
+            use Technique::*;
+            let technique = match found.kind {
+                dynamic::Kind::Contradiction => DynamicContradictionForcingChainsNestedMultiple,
+                dynamic::Kind::Double { .. } => DynamicDoubleForcingChainsNestedMultiple,
+                dynamic::Kind::Cell => DynamicCellForcingChainsNestedMultiple,
+                dynamic::Kind::Region { .. } => DynamicRegionForcingChainsNestedMultiple,
+            };
+            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+            self.last = Last::Nested3(found);
+            return true;
+        }
+        if below(105) {
+            return false;
+        }
+        self.plus.set_level(4);
         match self.plus.find(b) {
             Some(found) => {
                 use Technique::*;
                 let technique = match found.kind {
-                    dynamic::Kind::Contradiction => DynamicContradictionForcingChainsNestedMultiple,
-                    dynamic::Kind::Double { .. } => DynamicDoubleForcingChainsNestedMultiple,
-                    dynamic::Kind::Cell => DynamicCellForcingChainsNestedMultiple,
-                    dynamic::Kind::Region { .. } => DynamicRegionForcingChainsNestedMultiple,
+                    dynamic::Kind::Contradiction => DynamicContradictionForcingChainsNestedDynamic,
+                    dynamic::Kind::Double { .. } => DynamicDoubleForcingChainsNestedDynamic,
+                    dynamic::Kind::Cell => DynamicCellForcingChainsNestedDynamic,
+                    dynamic::Kind::Region { .. } => DynamicRegionForcingChainsNestedDynamic,
                 };
                 fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-                self.last = Last::Nested3(found);
+                self.last = Last::Nested4(found);
                 true
             }
             None => false,

@@ -23,7 +23,17 @@
 //! the cell's naked single), a region hint's the house's lost places of the digit (its
 //! hidden single).
 //!
-//! A nested chain is known by a fingerprint of its potentials in order ([`NestSet`]): SE
+//! Level 4 (10.5 + length bonus, `Chaining(true, true, false, 4)`, "(+ Dynamic Forcing
+//! Chains)") nests SE's dynamic forcing chains instead of both ("Dynamic Forcing Chains
+//! already cover Simple and Multiple Forcing Chains"): every hint of
+//! [`dynamic::Every`] on the reduced grid, sorted and deduplicated alike. Its rule parents
+//! are the lost candidates each "on" potential of its chains rests on (the cell's when the
+//! cell implied it, the house's places of the digit when a house did), and the
+//! assumptions' as at level 3 (none for a contradiction or double forcing chain). Level 5
+//! (11.0, which nests level 2 inside) is not in the engine: a step that needs it is capped.
+//!
+//! A nested chain is known by a fingerprint of its potentials (in order; at level 4, each
+//! branch's as a set) ([`NestSet`]): SE
 //! counts one once per outer hint (its `FullChain`s), even when two branches of the hint
 //! (two propagations) each found it.
 //!
@@ -37,6 +47,7 @@
 //! 2026-12-05: 11,019 of 16,325 on three puzzles). Levels 1-3 share one scratch, and so
 //! one memo.
 
+use super::dynamic;
 use super::forcing::{Nested, Search};
 use super::multiple::Every;
 use super::plus::{self, CandSet, SET_WORDS};
@@ -46,13 +57,19 @@ use crate::rate::board::{Board, CELLS, HOUSE_CELLS};
 /// allocates nothing (more would grow the vectors; the most seen on forum_hardest_1106 is
 /// 241).
 const ROOM: usize = 1024;
+/// As [`ROOM`], from level 4 (dynamic forcing chains give many more: the most seen on
+/// forum_hardest_1106 is 8,287). Reserved, not touched: the pages are the system's until a
+/// search needs them.
+const ROOM_DYNAMIC: usize = 1 << 14;
 
 /// Scratch of the nested producers' searches; one per dynamic producer.
 pub(crate) struct Nest {
-    /// 2: SE's first chaining producer nests; 3: multiple forcing chains too.
+    /// 2: SE's first chaining producer nests; 3: multiple forcing chains too; 4: dynamic
+    /// forcing chains instead of both.
     level: u8,
     search: Search,
     every: Option<Box<Every>>,
+    dynamic: Option<Box<dynamic::Every>>,
     board: Board,
     hints: Vec<Nested>,
     /// (hash of the removals, place in the sorted hints).
@@ -83,6 +100,7 @@ struct Entry {
     rules: Option<(u32, u32)>,
     forcing: Option<(u32, u32)>,
     multiple: Option<(u32, u32)>,
+    dynamic: Option<(u32, u32)>,
 }
 
 /// The basic rules' and the nested producers' hints by reduced grid, for one step's grid:
@@ -103,7 +121,7 @@ struct Memo {
 const MEMO_SLOTS: usize = 1 << 15;
 /// Reduced grids kept for one step at most.
 const MEMO_ENTRIES: usize = MEMO_SLOTS / 2;
-/// Hints kept for one step at most (more than [`ROOM`], so one grid's always fit).
+/// Hints kept for one step at most (more than [`ROOM_DYNAMIC`], so one grid's always fit).
 const MEMO_GIVEN: usize = 1 << 15;
 
 impl Memo {
@@ -155,6 +173,7 @@ impl Memo {
             rules: None,
             forcing: None,
             multiple: None,
+            dynamic: None,
         });
         self.table[slot] = self.entries.len() as u32;
         self.entries.len() - 1
@@ -175,11 +194,16 @@ impl Nest {
     /// Scratch of the producers nested at `level` (room reserved only from level 2: below,
     /// nothing nests).
     pub(crate) fn new(level: u8) -> Box<Nest> {
-        let n = if level >= 2 { ROOM } else { 0 };
+        let n = match level {
+            0 | 1 => 0,
+            2 | 3 => ROOM,
+            _ => ROOM_DYNAMIC,
+        };
         Box::new(Nest {
             level,
             search: Search::new(),
             every: (level >= 3).then(Every::new),
+            dynamic: (level >= 4).then(dynamic::Every::new),
             board: Board::blank(),
             hints: Vec::with_capacity(n),
             keyed: Vec::with_capacity(n),
@@ -188,7 +212,7 @@ impl Nest {
         })
     }
 
-    /// Nest as level `level` does (2 or 3; the scratch of level 3 is made at `new` or never).
+    /// Nest as level `level` does (1 to 4; the scratch of a level is made at `new` or never).
     pub(crate) fn set_level(&mut self, level: u8) {
         self.level = level;
     }
@@ -247,6 +271,23 @@ impl Nest {
     ) -> bool {
         debug_assert!(self.level >= 2, "only nested producers ask");
         let mut e = self.memo.entry(src, cands);
+        if self.level >= 4 {
+            // "Dynamic Forcing Chains already cover Simple and Multiple Forcing Chains".
+            let dynamic = match self.memo.entries[e].dynamic {
+                Some(range) => range,
+                None => {
+                    self.build(src, cands, planes);
+                    self.hints.clear();
+                    let every = self.dynamic.as_mut().expect("level 4 has the scratch");
+                    every.hints(src, &self.board, &mut self.hints);
+                    let range;
+                    (e, range) = self.keep(src, cands, e);
+                    self.memo.entries[e].dynamic = Some(range);
+                    range
+                }
+            };
+            return self.replay(dynamic, emit);
+        }
         let mut built = false;
         let forcing = match self.memo.entries[e].forcing {
             Some(range) => range,
