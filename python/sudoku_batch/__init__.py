@@ -480,7 +480,7 @@ def rate(
             ``capped``).
         threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).
 
-    A puzzle whose path needs nested forcing chains of level 4 or more (ratings of 10.5 and up) is ``capped``: its ratings are those of the path so far, never a wrong number.
+    A puzzle whose path needs nested forcing chains of level 5 (ratings of 11.0 and up) is ``capped``: its ratings are those of the path so far, never a wrong number.
     """
     fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                           threads=threads)

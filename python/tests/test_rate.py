@@ -37,6 +37,18 @@ def test_ratings_equal_sudoku_explainers():
     assert exact >= 10
 
 
+def test_nested_chains_of_level_4_equal_sudoku_explainers():
+    # The first two puzzles SE 1.2.1.3 rated with nested dynamic forcing chains (10.5 + length).
+    path = REPO / "tests" / "fixtures" / "rate" / "se-nested4.txt"
+    rows = [line.split() for line in path.read_text().splitlines() if not line.startswith("#")][:2]
+    r = sb.rate([p for p, _ in rows], threads=2)
+    assert not r.capped.any()
+    for i, (_, want) in enumerate(rows):
+        got = "/".join(f"{float(x):.1f}" for x in (r.er[i], r.ep[i], r.ed[i]))
+        assert got == want, rows[i][0]
+        assert r.hardest_names()[i].endswith(" (+ Dynamic Forcing Chains)")
+
+
 def test_rate_threads_and_statuses():
     rows = [p for p, _ in fixtures()]
     one = sb.rate(rows * 3, threads=1)
