@@ -35,8 +35,7 @@ use std::cell::RefCell;
 use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::forcing::Nested;
-use super::key::Key;
-use super::key::{self, offer};
+use super::key::{self, offer, Key};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::nested::{Nest, NestNodes, NestSet};
 use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
@@ -293,7 +292,7 @@ impl Implied {
                         first: p,
                         hidden_cell: 0,
                         // The house is kept even when it lost nothing: it is the cause
-                        // of `q` ([`cause`]).
+                        // of `q` (`Implied::rule_walk` reads it).
                         hidden_region: (k as u16 + 1) << 9 | lost,
                     },
                 );
@@ -388,9 +387,7 @@ impl Implied {
         }
         count
     }
-}
 
-impl Implied {
     /// Walks the ancestors of `p` as [`Implied::ancestors`] does (without nested chains: a
     /// propagation of dynamic forcing chains, level 0): adds to `rules` the candidates
     /// `src` had and `b` (the grid propagated from) lost that each "on" ancestor but the
