@@ -107,31 +107,8 @@ fn nested_chains_agree_with_sudoku_explainer() {
 fn nested_multiple_chains_agree_with_sudoku_explainer() {
     let cases = fixtures("rate/se-nested3.txt");
     assert!(cases.len() >= 8, "{} fixtures", cases.len());
-    let rate = |part: &[(Grid, [Difficulty; 3], String)]| {
-        let mut rater = Rater::default();
-        let mut kinds = HashSet::new();
-        for (p, [er, ep, ed], _) in part {
-            let r = rater.rate(p, &solution(p));
-            assert!(!r.capped, "{}: capped at {}", p.to_line(), r.er);
-            assert_eq!((r.er, r.ep, r.ed), (*er, *ep, *ed), "{}", p.to_line());
-            let hardest = r.hardest.expect("a step");
-            assert!(
-                hardest.name().ends_with(" (+ Multiple Forcing Chains)"),
-                "{}: {hardest}",
-                p.to_line()
-            );
-            kinds.insert(hardest);
-        }
-        kinds
-    };
     // The first puzzle is the slowest: half the rest go with it.
-    let (first, rest) = cases.split_at(cases.len() / 2 - 1);
-    let kinds = std::thread::scope(|s| {
-        let other = s.spawn(|| rate(rest));
-        let mut kinds = rate(first);
-        kinds.extend(other.join().unwrap());
-        kinds
-    });
+    let kinds = nested_on_two_threads(&cases, cases.len() / 2 - 1, " (+ Multiple Forcing Chains)");
     assert!(kinds.len() >= 2, "{kinds:?}");
 }
 
@@ -143,6 +120,19 @@ fn nested_multiple_chains_agree_with_sudoku_explainer() {
 fn nested_dynamic_chains_agree_with_sudoku_explainer() {
     let cases = fixtures("rate/se-nested4.txt");
     assert!(cases.len() >= 6, "{} fixtures", cases.len());
+    let kinds = nested_on_two_threads(&cases, cases.len() / 2, " (+ Dynamic Forcing Chains)");
+    // Contradiction, cell and region forcing chains.
+    assert!(kinds.len() >= 3, "{kinds:?}");
+}
+
+/// Rates `cases` with a rater on each of two threads (the first `split` on one, the rest on
+/// the other), each as SE does (ER/EP/ED), uncapped, its hardest step's name ending with
+/// `suffix`; the hardest techniques seen.
+fn nested_on_two_threads(
+    cases: &[(Grid, [Difficulty; 3], String)],
+    split: usize,
+    suffix: &str,
+) -> HashSet<Technique> {
     let rate = |part: &[(Grid, [Difficulty; 3], String)]| {
         let mut rater = Rater::default();
         let mut kinds = HashSet::new();
@@ -152,7 +142,7 @@ fn nested_dynamic_chains_agree_with_sudoku_explainer() {
             assert_eq!((r.er, r.ep, r.ed), (*er, *ep, *ed), "{}", p.to_line());
             let hardest = r.hardest.expect("a step");
             assert!(
-                hardest.name().ends_with(" (+ Dynamic Forcing Chains)"),
+                hardest.name().ends_with(suffix),
                 "{}: {hardest}",
                 p.to_line()
             );
@@ -160,15 +150,13 @@ fn nested_dynamic_chains_agree_with_sudoku_explainer() {
         }
         kinds
     };
-    let (first, rest) = cases.split_at(cases.len() / 2);
-    let kinds = std::thread::scope(|s| {
+    let (first, rest) = cases.split_at(split);
+    std::thread::scope(|s| {
         let other = s.spawn(|| rate(rest));
         let mut kinds = rate(first);
         kinds.extend(other.join().unwrap());
         kinds
-    });
-    // Contradiction, cell and region forcing chains.
-    assert!(kinds.len() >= 3, "{kinds:?}");
+    })
 }
 
 /// SE's name of a technique as the reference files write it (spaces as `_`), with the size

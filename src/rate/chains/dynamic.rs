@@ -34,7 +34,7 @@ use std::cell::RefCell;
 
 use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
-use super::forcing::Nested;
+use super::forcing::{self, conclusion_removals, Nested};
 use super::key::{self, offer, Key};
 use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::nested::{Nest, NestNodes, NestSet};
@@ -589,13 +589,7 @@ fn clash_hint(
         hidden_cell: 0,
         hidden_region: 0,
     });
-    let mut hint = Nested {
-        key: Key::NONE,
-        order: order as u32,
-        removals: [0; SET_WORDS],
-        parents: [0; SET_WORDS],
-        chain: 0,
-    };
+    let mut hint = forcing::nested(Key::NONE, order);
     add_digits(&mut hint.removals, c, removals);
     let (n1, p1) = x.rule_walk(src, b, on, on_parents, &mut hint.parents);
     let (n2, p2) = x.rule_walk(src, b, off, off_parents, &mut hint.parents);
@@ -614,17 +608,7 @@ fn conclusion(
     chains: &[&Implied],
     order: usize,
 ) -> Option<Nested> {
-    let (c, d) = (cell_of(p), digit_of(p));
-    let mut removals = [0; SET_WORDS];
-    if is_on(p) {
-        let others = b.cands[c] & !(1 << d);
-        if others == 0 {
-            return None;
-        }
-        add_digits(&mut removals, c, others);
-    } else {
-        add_digits(&mut removals, c, 1 << d);
-    }
+    let removals = conclusion_removals(b, p)?;
     let mut parents = [0; SET_WORDS];
     let mut complexity = 0;
     let mut print = 0u64;

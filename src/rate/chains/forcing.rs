@@ -582,7 +582,7 @@ impl Search {
 }
 
 /// A hint with nothing in it yet.
-fn nested(key: Key, order: usize) -> Nested {
+pub(crate) fn nested(key: Key, order: usize) -> Nested {
     Nested {
         key,
         order: order as u32,
@@ -590,6 +590,23 @@ fn nested(key: Key, order: usize) -> Nested {
         parents: [0; SET_WORDS],
         chain: 0,
     }
+}
+
+/// What a hint concluding `p` removes from `b`: an "on" conclusion its cell's other
+/// candidates, an "off" one its own candidate; none when that is nothing (SE's `isWorth`).
+pub(crate) fn conclusion_removals(b: &Board, p: u16) -> Option<CandSet> {
+    let (c, d) = (cell_of(p), digit_of(p));
+    let mut removals = [0; SET_WORDS];
+    let digits = if is_on(p) {
+        b.cands[c] & !(1 << d)
+    } else {
+        1 << d
+    };
+    if digits == 0 {
+        return None;
+    }
+    add_digits(&mut removals, c, digits);
+    Some(removals)
 }
 
 /// The candidates `src` had and `b` lost that the link from "off" `from` to "on" `to`

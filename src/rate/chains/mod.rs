@@ -89,11 +89,41 @@ enum Last {
     Nishio(nishio::Found),
     Multiple(multiple::Found),
     Dynamic(dynamic::Found),
-    Plus(dynamic::Found),
-    Nested(dynamic::Found),
-    Nested3(dynamic::Found),
-    Nested4(dynamic::Found),
+    /// Dynamic forcing chains (+) (level 1) or nested ones (levels 2-4).
+    Plus(u8, dynamic::Found),
 }
+
+/// The techniques of dynamic forcing chains (+) and nested forcing chains of levels 2-4, by
+/// level from 1 and kind of hint (contradiction, double, cell, region).
+const PLUS_TECHNIQUES: [[Technique; 4]; 4] = {
+    use Technique::*;
+    [
+        [
+            DynamicContradictionForcingChainsPlus,
+            DynamicDoubleForcingChainsPlus,
+            DynamicCellForcingChainsPlus,
+            DynamicRegionForcingChainsPlus,
+        ],
+        [
+            DynamicContradictionForcingChainsNested,
+            DynamicDoubleForcingChainsNested,
+            DynamicCellForcingChainsNested,
+            DynamicRegionForcingChainsNested,
+        ],
+        [
+            DynamicContradictionForcingChainsNestedMultiple,
+            DynamicDoubleForcingChainsNestedMultiple,
+            DynamicCellForcingChainsNestedMultiple,
+            DynamicRegionForcingChainsNestedMultiple,
+        ],
+        [
+            DynamicContradictionForcingChainsNestedDynamic,
+            DynamicDoubleForcingChainsNestedDynamic,
+            DynamicCellForcingChainsNestedDynamic,
+            DynamicRegionForcingChainsNestedDynamic,
+        ],
+    ]
+};
 
 /// How a step's chains read, as [`Chains::explain`] wrote them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,20 +164,8 @@ impl Chains {
             Last::Nishio(found) => self.nishio.explain(b, &found, out),
             Last::Multiple(found) => self.multiple.explain(b, &found, out),
             Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
-            Last::Plus(found) => {
-                self.plus.set_level(1);
-                self.plus.explain(b, &found, out)
-            }
-            Last::Nested(found) => {
-                self.plus.set_level(2);
-                self.plus.explain(b, &found, out)
-            }
-            Last::Nested3(found) => {
-                self.plus.set_level(3);
-                self.plus.explain(b, &found, out)
-            }
-            Last::Nested4(found) => {
-                self.plus.set_level(4);
+            Last::Plus(level, found) => {
+                self.plus.set_level(level);
                 self.plus.explain(b, &found, out)
             }
         }
@@ -215,71 +233,25 @@ impl Chains {
             self.last = Last::Dynamic(found);
             return true;
         }
-        if below(90) {
-            return false;
-        }
-        self.plus.set_level(1);
-        if let Some(found) = self.plus.find(b) {
-            let technique = match found.kind {
-                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsPlus,
-                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsPlus,
-                dynamic::Kind::Cell => Technique::DynamicCellForcingChainsPlus,
-                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsPlus,
-            };
-            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-            self.last = Last::Plus(found);
-            return true;
-        }
-        if below(95) {
-            return false;
-        }
-        self.plus.set_level(2);
-        if let Some(found) = self.plus.find(b) {
-            let technique = match found.kind {
-                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChainsNested,
-                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChainsNested,
-                dynamic::Kind::Cell => Technique::DynamicCellForcingChainsNested,
-                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChainsNested,
-            };
-            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-            self.last = Last::Nested(found);
-            return true;
-        }
-        if below(100) {
-            return false;
-        }
-        self.plus.set_level(3);
-        if let Some(found) = self.plus.find(b) {
-            use Technique::*;
-            let technique = match found.kind {
-                dynamic::Kind::Contradiction => DynamicContradictionForcingChainsNestedMultiple,
-                dynamic::Kind::Double { .. } => DynamicDoubleForcingChainsNestedMultiple,
-                dynamic::Kind::Cell => DynamicCellForcingChainsNestedMultiple,
-                dynamic::Kind::Region { .. } => DynamicRegionForcingChainsNestedMultiple,
-            };
-            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-            self.last = Last::Nested3(found);
-            return true;
-        }
-        if below(105) {
-            return false;
-        }
-        self.plus.set_level(4);
-        match self.plus.find(b) {
-            Some(found) => {
-                use Technique::*;
-                let technique = match found.kind {
-                    dynamic::Kind::Contradiction => DynamicContradictionForcingChainsNestedDynamic,
-                    dynamic::Kind::Double { .. } => DynamicDoubleForcingChainsNestedDynamic,
-                    dynamic::Kind::Cell => DynamicCellForcingChainsNestedDynamic,
-                    dynamic::Kind::Region { .. } => DynamicRegionForcingChainsNestedDynamic,
-                };
-                fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-                self.last = Last::Nested4(found);
-                true
+        // Dynamic forcing chains (+) (level 1, 9.0) and nested ones (levels 2-4, 9.5-10.5).
+        for (level, techniques) in (1..).zip(PLUS_TECHNIQUES) {
+            if below(85 + 5 * level) {
+                return false;
             }
-            None => false,
+            self.plus.set_level(level);
+            if let Some(found) = self.plus.find(b) {
+                let technique = techniques[match found.kind {
+                    dynamic::Kind::Contradiction => 0,
+                    dynamic::Kind::Double { .. } => 1,
+                    dynamic::Kind::Cell => 2,
+                    dynamic::Kind::Region { .. } => 3,
+                }];
+                fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+                self.last = Last::Plus(level, found);
+                return true;
+            }
         }
+        false
     }
 
     /// The hint of the static producer's best chain.

@@ -24,11 +24,9 @@
 
 use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, ROOT};
-use super::forcing::{on_parents, Nested};
+use super::forcing::{conclusion_removals, on_parents, Nested};
 use super::key::{self, Key};
-use super::links::{
-    cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
-};
+use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
 use super::nested::NestSet;
 use super::plus::{add_cells, add_digits, SET_WORDS};
 use crate::rate::board::{
@@ -334,17 +332,7 @@ fn conclusion<'a>(
     chains: impl Iterator<Item = &'a Implied>,
     order: usize,
 ) -> Option<Nested> {
-    let (c, d) = (cell_of(p), digit_of(p));
-    let mut removals = [0; SET_WORDS];
-    if is_on(p) {
-        let others = b.cands[c] & !(1 << d);
-        if others == 0 {
-            return None;
-        }
-        add_digits(&mut removals, c, others);
-    } else {
-        add_digits(&mut removals, c, 1 << d);
-    }
+    let removals = conclusion_removals(b, p)?;
     let mut parents = [0; SET_WORDS];
     let mut complexity = 0;
     let mut print = 0x2545_f491_4f6c_dd1d_u64;

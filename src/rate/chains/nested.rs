@@ -92,15 +92,23 @@ struct Given {
 const RULES_ROOM: usize = 256;
 
 /// The hints given on one reduced grid, each kind once asked for: those of the basic rules
-/// of (+) (`rules`), of "Forcing Chains & Cycles" (`forcing`), of multiple forcing chains
-/// (`multiple`); each a range of [`Memo::given`].
+/// of (+) (`rules`) and of each nested producer (`nested`); each a range of
+/// [`Memo::given`].
 #[derive(Clone, Copy)]
 struct Entry {
     cands: [u16; CELLS],
     rules: Option<(u32, u32)>,
-    forcing: Option<(u32, u32)>,
-    multiple: Option<(u32, u32)>,
-    dynamic: Option<(u32, u32)>,
+    /// By [`Producer`].
+    nested: [Option<(u32, u32)>; 3],
+}
+
+/// A producer nested on reduced grids: "Forcing Chains & Cycles" (levels 2 and 3), multiple
+/// forcing chains (level 3), dynamic forcing chains (level 4).
+#[derive(Clone, Copy)]
+enum Producer {
+    Forcing,
+    Multiple,
+    Dynamic,
 }
 
 /// The basic rules' and the nested producers' hints by reduced grid, for one step's grid:
@@ -171,9 +179,7 @@ impl Memo {
         self.entries.push(Entry {
             cands: *cands,
             rules: None,
-            forcing: None,
-            multiple: None,
-            dynamic: None,
+            nested: [None; 3],
         });
         self.table[slot] = self.entries.len() as u32;
         self.entries.len() - 1
@@ -260,7 +266,8 @@ impl Nest {
 
     /// The hints SE's nested producers give on `src` reduced to (`cands`, `planes`) that
     /// rest on the reduction, in SE's order: those of "Forcing Chains & Cycles", or if none
-    /// of them does (level 3), those of multiple forcing chains; `emit(parents, removals,
+    /// of them does (level 3), those of multiple forcing chains; at level 4 those of dynamic
+    /// forcing chains; `emit(parents, removals,
     /// complexity, fingerprint)` for each. Whether there was one.
     pub(crate) fn hints(
         &mut self,
@@ -270,60 +277,58 @@ impl Nest {
         emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
     ) -> bool {
         debug_assert!(self.level >= 2, "only nested producers ask");
-        let mut e = self.memo.entry(src, cands);
-        if self.level >= 4 {
+        let producers: &[Producer] = match self.level {
+            2 => &[Producer::Forcing],
+            3 => &[Producer::Forcing, Producer::Multiple],
             // "Dynamic Forcing Chains already cover Simple and Multiple Forcing Chains".
-            let dynamic = match self.memo.entries[e].dynamic {
-                Some(range) => range,
-                None => {
-                    self.build(src, cands, planes);
-                    self.hints.clear();
-                    let every = self.dynamic.as_mut().expect("level 4 has the scratch");
-                    every.hints(src, &self.board, &mut self.hints);
-                    let range;
-                    (e, range) = self.keep(src, cands, e);
-                    self.memo.entries[e].dynamic = Some(range);
-                    range
-                }
-            };
-            return self.replay(dynamic, emit);
-        }
+            _ => &[Producer::Dynamic],
+        };
+        let mut e = self.memo.entry(src, cands);
         let mut built = false;
-        let forcing = match self.memo.entries[e].forcing {
-            Some(range) => range,
-            None => {
-                self.build(src, cands, planes);
-                built = true;
-                self.hints.clear();
-                self.search.every_hint(src, &self.board, &mut self.hints);
-                let range;
-                (e, range) = self.keep(src, cands, e);
-                self.memo.entries[e].forcing = Some(range);
-                range
+        for &producer in producers {
+            let range;
+            (e, range) = self.given_by(src, (cands, planes), e, producer, &mut built);
+            if self.replay(range, emit) {
+                return true;
             }
-        };
-        if self.replay(forcing, emit) {
-            return true;
         }
-        if self.level < 3 || self.every.is_none() {
-            return false;
+        false
+    }
+
+    /// The range of [`Memo::given`] that `producer` gives on `src` reduced to (`cands`,
+    /// `planes`), entry `e` of the memo: its hints, found now (on `self.board`, built once
+    /// a call: `built`) unless the memo has them; the entry, made again if the memo was full.
+    fn given_by(
+        &mut self,
+        src: &Board,
+        (cands, planes): (&[u16; CELLS], &[u128; 9]),
+        e: usize,
+        producer: Producer,
+        built: &mut bool,
+    ) -> (usize, (u32, u32)) {
+        if let Some(range) = self.memo.entries[e].nested[producer as usize] {
+            return (e, range);
         }
-        let multiple = match self.memo.entries[e].multiple {
-            Some(range) => range,
-            None => {
-                if !built {
-                    self.build(src, cands, planes);
-                }
-                self.hints.clear();
+        if !*built {
+            self.build(src, cands, planes);
+            *built = true;
+        }
+        self.hints.clear();
+        let (b, out) = (&self.board, &mut self.hints);
+        match producer {
+            Producer::Forcing => self.search.every_hint(src, b, out),
+            Producer::Multiple => {
                 let every = self.every.as_mut().expect("level 3 has the scratch");
-                every.hints(src, &self.board, &mut self.hints);
-                let range;
-                (e, range) = self.keep(src, cands, e);
-                self.memo.entries[e].multiple = Some(range);
-                range
+                every.hints(src, b, out);
             }
-        };
-        self.replay(multiple, emit)
+            Producer::Dynamic => {
+                let every = self.dynamic.as_mut().expect("level 4 has the scratch");
+                every.hints(src, b, out);
+            }
+        }
+        let (e, range) = self.keep(src, cands, e);
+        self.memo.entries[e].nested[producer as usize] = Some(range);
+        (e, range)
     }
 
     /// The grid `src` reduced to (`cands`, `planes`), in `self.board`.
