@@ -29,6 +29,9 @@ pub(crate) trait Propagation {
     /// The complexity implied potential `p` adds to a hint whose other chains rest on the
     /// nested chains of `nested` (those `p` rests on are added to it; each counts once).
     fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32;
+    /// A lower bound of [`Propagation::complexity`] of `p`, however `nested` is: cheap, to
+    /// leave out the conclusions that cannot beat the best hint.
+    fn least(&self, p: u16) -> u32;
 
     /// Whether `p` is implied.
     #[inline]
@@ -190,6 +193,16 @@ impl<I: Propagation> CellRegion<I> {
                 let mut none = 0;
                 for &p in own.found() {
                     if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
+                        let so_far = if first {
+                            own.least(p)
+                        } else {
+                            self.sum[p as usize]
+                        };
+                        if !beats(base, so_far + other.least(p), sort, best) {
+                            // Its chains so far already count too many potentials.
+                            self.common[p as usize >> 6] &= !(1u64 << (p & 63));
+                            continue;
+                        }
                         let head = self.heads.get_mut(p as usize).unwrap_or(&mut none);
                         if first {
                             *head = 0;
@@ -232,6 +245,10 @@ impl<I: Propagation> CellRegion<I> {
                 if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
                     continue;
                 }
+                let least = digits_of(cands).map(|v| self.per_digit[v].least(p)).sum();
+                if !beats(base, least, sort, best) {
+                    continue;
+                }
                 self.nodes.clear();
                 let mut head = 0;
                 let mut nests = NestSet::new(&mut self.nodes, &mut head);
@@ -242,4 +259,12 @@ impl<I: Propagation> CellRegion<I> {
             }
         }
     }
+}
+
+/// Whether a hint of a level rated `base` whose chains count `least` potentials or more
+/// could still come before `best` (the complexity only adds to the key).
+#[inline]
+pub(crate) fn beats<K>(base: f64, least: u32, sort: u8, best: &Option<key::Found<K>>) -> bool {
+    best.as_ref()
+        .is_none_or(|f| key::Key::new(base, least, sort).before(&f.key))
 }

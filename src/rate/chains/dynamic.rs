@@ -22,7 +22,10 @@
 //! and once the digits are done, the cell forcing chains (as in [`multiple`](super::multiple)).
 //! The complexity of a hint is the number of distinct ancestors of each of its chains'
 //! ends (hidden parents included), added over the chains; the difficulty 8.5 plus the
-//! length bonus; SE takes the first of the least (difficulty, complexity, sort key).
+//! length bonus; SE takes the first of the least (difficulty, complexity, sort key). A
+//! potential's path of first parents back to the assumption is part of its ancestors, so
+//! its length bounds the complexity from below: a conclusion whose bound already loses to
+//! the best hint so far is not walked (the hint taken is the same).
 //! [`Every`] gives every hint of the same search (level 0) in that order, with what nested
 //! chains of level 4 need of each ([`nested`](super::nested)).
 //!
@@ -32,7 +35,7 @@
 
 use std::cell::RefCell;
 
-use super::cell_region::{CellRegion, Propagation};
+use super::cell_region::{beats, CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::forcing::{self, conclusion_removals, Nested};
 use super::key::{self, offer, Key};
@@ -67,6 +70,9 @@ pub(crate) struct Implied {
     order: [u16; POTENTIALS],
     len: usize,
     parent: [u16; POTENTIALS],
+    /// The length of each potential's path of first parents back to the assumption (a
+    /// basic rule's removal counts 1): a lower bound of its ancestor count.
+    depth: [u16; POTENTIALS],
     /// For an "on" implied by its cell: the digits the cell had lost (their "off"s).
     hidden_cell: [u16; POTENTIALS],
     /// For an "on" implied by a house: the cells its digit had lost there (by candidate,
@@ -101,6 +107,7 @@ impl Implied {
             order: [0; POTENTIALS],
             len: 0,
             parent: [NONE; POTENTIALS],
+            depth: [0; POTENTIALS],
             hidden_cell: [0; POTENTIALS],
             hidden_region: [0; CELLS * 9],
             clash: None,
@@ -121,6 +128,7 @@ impl Implied {
     fn add(&mut self, p: u16, parents: Parents) {
         self.set[p as usize >> 6] |= 1u64 << (p & 63);
         self.parent[p as usize] = parents.first;
+        self.depth[p as usize] = self.depth_under(parents.first);
         self.hidden_cell[p as usize] = parents.hidden_cell;
         if is_on(p) {
             self.hidden_region[p as usize >> 1] = parents.hidden_region;
@@ -240,12 +248,12 @@ impl Implied {
             }
         }
         let hs = CELL_HOUSES[c];
+        let block = HOUSE_MASK[hs[0] as usize];
+        let places = self.planes[d] & !(1u128 << c);
+        // The block, then the row and the column outside it, each in its order.
         for (k, &h) in hs.iter().enumerate() {
-            for &o in &HOUSE_CELLS[h as usize] {
-                let o = o as usize;
-                if o == c || self.planes[d] >> o & 1 == 0 || (k > 0 && CELL_HOUSES[o][0] == hs[0]) {
-                    continue;
-                }
+            let outside = if k == 0 { !0 } else { !block };
+            for o in cells_of(places & HOUSE_MASK[h as usize] & outside) {
                 let x = potential(o, d, false);
                 if self.has(conjugate(x)) {
                     return Some(x);
@@ -300,6 +308,25 @@ impl Implied {
             }
         }
         n
+    }
+
+    /// The depth of a potential whose first parent is `first`.
+    #[inline]
+    fn depth_under(&self, first: u16) -> u16 {
+        if first >= RULE {
+            1
+        } else {
+            self.depth[first as usize] + 1
+        }
+    }
+
+    /// A lower bound of [`Implied::ancestors`] of `p` (`parents`: as there).
+    #[inline]
+    fn least(&self, p: u16, parents: Option<Parents>) -> u32 {
+        u32::from(match parents {
+            Some(pp) => self.depth_under(pp.first),
+            None => self.depth[p as usize],
+        })
     }
 
     /// The hint of a basic rule's removal, when `first` (a stored first parent) names one.
@@ -750,11 +777,11 @@ impl Dynamic {
         let base = self.base;
         self.cr.own(b, (c, v), &mut self.nest);
         let own = &self.cr.per_digit[v];
-        if let Some(cx) = clash_complexity(own) {
+        if let Some(cx) = clash_complexity(own, |least| beats(base, least, 7, best)) {
             offer(b, base, off, cx, 7, c, Kind::Contradiction, best);
         }
         self.off.propagate(b, off, &mut self.nest);
-        if let Some(cx) = clash_complexity(&self.off) {
+        if let Some(cx) = clash_complexity(&self.off, |least| beats(base, least, 7, best)) {
             offer(b, base, on, cx, 7, c, Kind::Contradiction, best);
         }
         if b.cands[c].count_ones() < 3 {
@@ -765,6 +792,10 @@ impl Dynamic {
             for j in 0..own.len {
                 let p = own.order[j];
                 if is_on(p) == kind && self.off.has(p) {
+                    let least = own.least(p, None) + self.off.least(p, None);
+                    if !beats(base, least, 1, best) {
+                        continue;
+                    }
                     let mut nodes = own.nodes.borrow_mut();
                     nodes.clear();
                     let mut head = 0;
@@ -779,14 +810,18 @@ impl Dynamic {
     }
 }
 
-/// The complexity of the clash that stopped a propagation, if one did.
-fn clash_complexity(x: &Implied) -> Option<u32> {
+/// The complexity of the clash that stopped a propagation, if one did and `could` (given a
+/// lower bound of that complexity) says it may matter.
+fn clash_complexity(x: &Implied, could: impl Fn(u32) -> bool) -> Option<u32> {
     let (on, on_parents, off, off_parent) = x.clash?;
     let off_parents = off_parent.map(|first| Parents {
         first,
         hidden_cell: 0,
         hidden_region: 0,
     });
+    if !could(x.least(on, on_parents) + x.least(off, off_parents)) {
+        return None;
+    }
     let mut nodes = x.nodes.borrow_mut();
     nodes.clear();
     let mut head = 0;
@@ -807,6 +842,9 @@ impl Propagation for Implied {
     }
     fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32 {
         self.ancestors(p, None, nested)
+    }
+    fn least(&self, p: u16) -> u32 {
+        Implied::least(self, p, None)
     }
 }
 

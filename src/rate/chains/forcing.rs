@@ -27,15 +27,19 @@
 //!   still hold the solution, so a true candidate never implies its own removal, nor a false
 //!   one its own placement;
 //! - a pass is skipped when its cheapest possible hint cannot beat the best one.
+//!
+//! The links are the board's, unchanged during the step: they are listed once
+//! ([`Graph`]) and read from the lists by every search (and by multiple forcing chains).
 
 use super::key::Key;
 use super::links::{
-    cell_of, conjugate, digit_of, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS,
+    cell_of, conjugate, digit_of, is_on, potential, Graph, Links, Live, Rules, POTENTIALS,
 };
 use super::nested::fingerprint;
 use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
 use crate::rate::board::{
-    cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK, PEERS,
+    cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
+    HOUSE_MASK, PEERS,
 };
 
 /// What the best hint so far is.
@@ -73,6 +77,48 @@ impl Pass {
             Pass::Y => (6.5, f64::INFINITY, 3),
             Pass::XY => (7.0, 7.0, 4),
         }
+    }
+}
+
+/// The "off" potentials that link strongly back to an "on" potential `root` under `rules`
+/// (those whose [`off_to_on`](super::links::off_to_on) holds `root`): the cell's other candidate when it has two,
+/// the other place of the digit in each house where it has two. What closes a cycle.
+#[derive(Clone, Copy)]
+struct Back {
+    offs: [u16; 4],
+    len: usize,
+}
+
+impl Back {
+    fn new(b: &Board, root: u16, rules: Rules) -> Back {
+        let (c, d) = (cell_of(root), digit_of(root));
+        let mut back = Back {
+            offs: [u16::MAX; 4],
+            len: 0,
+        };
+        if rules.y && two_bits(b.cands[c]) {
+            let e = (b.cands[c] & !(1 << d)).trailing_zeros() as usize;
+            back.offs[0] = potential(c, e, false);
+            back.len = 1;
+        }
+        if rules.x {
+            for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+                let h = h as usize;
+                let positions = b.pos[h][d];
+                if two_bits(positions) {
+                    let i = (positions & !(1 << CELL_INDEX[c][k])).trailing_zeros() as usize;
+                    back.offs[back.len] = potential(HOUSE_CELLS[h][i] as usize, d, false);
+                    back.len += 1;
+                }
+            }
+        }
+        back
+    }
+
+    /// Whether "off" potential `x` links strongly back to the root.
+    #[inline]
+    fn has(&self, x: u16) -> bool {
+        self.offs[..self.len].contains(&x)
     }
 }
 
@@ -179,7 +225,13 @@ impl Search {
 
     /// The producer: the first of the least hints, in `best` (`best.key` is `Key::NONE` when
     /// there is none). `solution[c]` is the solution's digit (1..=9) of cell `c`.
-    pub(crate) fn find(&mut self, b: &Board, solution: &[u8; CELLS], best: &mut Best) {
+    pub(crate) fn find(
+        &mut self,
+        b: &Board,
+        graph: &Graph,
+        solution: &[u8; CELLS],
+        best: &mut Best,
+    ) {
         best.key = Key::NONE;
         for pass in Pass::ALL {
             let (cycle, chain, sort) = pass.bases();
@@ -194,9 +246,9 @@ impl Search {
                 for d in digits_of(b.cands[c]) {
                     let truth = solution[c] as usize == d + 1;
                     let root = potential(c, d, true);
-                    self.search_on(b, root, pass, !truth && chain.is_finite(), best);
+                    self.search_on(b, graph, root, pass, !truth && chain.is_finite(), best);
                     if truth && chain.is_finite() {
-                        self.search_off(b, root, pass, best);
+                        self.search_off(graph, root, pass, best);
                     }
                 }
             }
@@ -204,7 +256,15 @@ impl Search {
     }
 
     /// The search from "root on": cycles back to it and, if `chain`, the chain to "root off".
-    fn search_on(&mut self, b: &Board, root: u16, pass: Pass, chain: bool, best: &mut Best) {
+    fn search_on(
+        &mut self,
+        b: &Board,
+        links: &impl Links,
+        root: u16,
+        pass: Pass,
+        chain: bool,
+        best: &mut Best,
+    ) {
         let rules = pass.rules();
         let (cycle_base, chain_base, sort) = pass.bases();
         let root_off = conjugate(root);
@@ -213,6 +273,7 @@ impl Search {
         let mut want_chain = chain;
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
+        let back = Back::new(b, root, rules);
         let mut tail = self.start(root);
         let mut head = 0;
         while head < tail {
@@ -227,21 +288,19 @@ impl Search {
                 break;
             }
             if !is_on(p) {
-                let n = off_to_on(b, p, rules, &mut ons);
-                for &q in &ons[..n] {
+                for &q in links.off_to_on(p, rules, &mut ons) {
                     if !self.seen(q) {
                         tail = self.visit(q, p, d as u16 + 1, tail);
                     }
                 }
                 continue;
             }
-            let n = on_to_off(b, p, rules.y, &mut offs);
-            for &x in &offs[..n] {
+            for &x in links.on_to_off(p, rules.y, &mut offs) {
                 if want_chain && x == root_off {
                     chain_at = Some(p);
                     want_chain = false;
                 }
-                if cycles && d >= 3 && self.closes(b, x, root, rules) {
+                if cycles && d >= 3 && back.has(x) {
                     let key = Key::new(cycle_base, d + 1, sort);
                     let bound = closing.as_ref().map_or(best.key, |c| c.key);
                     if key.before(&bound) && !self.is_ancestor(p, x) {
@@ -300,7 +359,7 @@ impl Search {
     }
 
     /// The search from "root off" for the chain to "root on".
-    fn search_off(&mut self, b: &Board, root: u16, pass: Pass, best: &mut Best) {
+    fn search_off(&mut self, links: &impl Links, root: u16, pass: Pass, best: &mut Best) {
         let rules = pass.rules();
         let (_, chain_base, sort) = pass.bases();
         let mut offs = [0u16; 32];
@@ -316,16 +375,14 @@ impl Search {
                 return;
             }
             if is_on(p) {
-                let n = on_to_off(b, p, rules.y, &mut offs);
-                for &x in &offs[..n] {
+                for &x in links.on_to_off(p, rules.y, &mut offs) {
                     if !self.seen(x) {
                         tail = self.visit(x, p, d as u16 + 1, tail);
                     }
                 }
                 continue;
             }
-            let n = off_to_on(b, p, rules, &mut ons);
-            for &q in &ons[..n] {
+            for &q in links.off_to_on(p, rules, &mut ons) {
                 if q == root {
                     best.key = Key::new(chain_base, d + 1, sort);
                     best.kind = Kind::Chain(pass);
@@ -339,19 +396,6 @@ impl Search {
                 }
             }
         }
-    }
-
-    /// Whether "off" potential `x` links strongly back to `root` ("on").
-    #[inline]
-    fn closes(&self, b: &Board, x: u16, root: u16, rules: Rules) -> bool {
-        let (xc, rc) = (x as usize >> 1, root as usize >> 1);
-        let (x_cell, r_cell) = (xc / 9, rc / 9);
-        if x_cell != r_cell && (PEERS[r_cell] >> x_cell & 1 == 0 || digit_of(x) != digit_of(root)) {
-            return false;
-        }
-        let mut ons = [0u16; 4];
-        let n = off_to_on(b, x, rules, &mut ons);
-        ons[..n].contains(&root)
     }
 
     /// A cycle's eliminations: digits outside the loop's cells seeing an "on" and an "off"
@@ -442,12 +486,14 @@ impl Search {
         pass: Pass,
         out: &mut Vec<Nested>,
     ) {
+        let links = &Live(b);
         let rules = pass.rules();
         let (cycle_base, chain_base, sort) = pass.bases();
         let root_off = conjugate(root);
         let mut chain_at: Option<u16> = None;
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
+        let back = Back::new(b, root, rules);
         let mut tail = self.start(root);
         let mut head = 0;
         while head < tail {
@@ -455,20 +501,18 @@ impl Search {
             head += 1;
             let d = u32::from(self.depth[p as usize]);
             if !is_on(p) {
-                let n = off_to_on(b, p, rules, &mut ons);
-                for &q in &ons[..n] {
+                for &q in links.off_to_on(p, rules, &mut ons) {
                     if !self.seen(q) {
                         tail = self.visit(q, p, d as u16 + 1, tail);
                     }
                 }
                 continue;
             }
-            let n = on_to_off(b, p, rules.y, &mut offs);
-            for &x in &offs[..n] {
+            for &x in links.on_to_off(p, rules.y, &mut offs) {
                 if chain_base.is_finite() && chain_at.is_none() && x == root_off {
                     chain_at = Some(p);
                 }
-                if d >= 3 && self.closes(b, x, root, rules) && !self.is_ancestor(p, x) {
+                if d >= 3 && back.has(x) && !self.is_ancestor(p, x) {
                     let mut elim = [0u128; 9];
                     if self.cycle_eliminations(b, root, p, x, &mut elim) {
                         let mut hint = nested(Key::new(cycle_base, d + 1, sort), out.len());
@@ -510,6 +554,7 @@ impl Search {
         pass: Pass,
         out: &mut Vec<Nested>,
     ) {
+        let links = &Live(b);
         let rules = pass.rules();
         let (_, chain_base, sort) = pass.bases();
         let mut offs = [0u16; 32];
@@ -521,16 +566,14 @@ impl Search {
             head += 1;
             let d = u32::from(self.depth[p as usize]);
             if is_on(p) {
-                let n = on_to_off(b, p, rules.y, &mut offs);
-                for &x in &offs[..n] {
+                for &x in links.on_to_off(p, rules.y, &mut offs) {
                     if !self.seen(x) {
                         tail = self.visit(x, p, d as u16 + 1, tail);
                     }
                 }
                 continue;
             }
-            let n = off_to_on(b, p, rules, &mut ons);
-            for &q in &ons[..n] {
+            for &q in links.off_to_on(p, rules, &mut ons) {
                 if q == root {
                     let mut hint = nested(Key::new(chain_base, d + 1, sort), out.len());
                     hint.chain = self.fingerprint(p, &[root]);

@@ -120,6 +120,98 @@ pub(crate) fn off_to_on(b: &Board, p: u16, rules: Rules, out: &mut [u16; 4]) -> 
     n
 }
 
+/// A way to read the links: [`Live`] computes them off a board each time, [`Graph`] reads
+/// them from lists made once for a board. Both give [`on_to_off`] and [`off_to_on`]'s lists.
+pub(crate) trait Links {
+    /// The potentials "on" potential `p` turns off, in SE's order (in `out` or in `self`).
+    fn on_to_off<'s>(&'s self, p: u16, y: bool, out: &'s mut [u16; 32]) -> &'s [u16];
+    /// The potentials "off" potential `p` turns on, in SE's order (in `out` or in `self`).
+    fn off_to_on<'s>(&'s self, p: u16, rules: Rules, out: &'s mut [u16; 4]) -> &'s [u16];
+}
+
+/// The links of a board, computed as they are read.
+pub(crate) struct Live<'a>(pub &'a Board);
+
+impl Links for Live<'_> {
+    #[inline]
+    fn on_to_off<'s>(&'s self, p: u16, y: bool, out: &'s mut [u16; 32]) -> &'s [u16] {
+        let n = on_to_off(self.0, p, y, out);
+        &out[..n]
+    }
+    #[inline]
+    fn off_to_on<'s>(&'s self, p: u16, rules: Rules, out: &'s mut [u16; 4]) -> &'s [u16] {
+        let n = off_to_on(self.0, p, rules, out);
+        &out[..n]
+    }
+}
+
+/// No potential (a [`Graph`] entry left empty).
+const NO: u16 = u16::MAX;
+
+/// The static links of one board, listed once: the static producers walk them hundreds of
+/// times a step.
+pub(crate) struct Graph {
+    /// Every candidate's "on" links, one after the other: the cell's other digits (its
+    /// "Y" links), then the peers; `on_at[candidate]` = (start, number of cell links, end).
+    ons: Vec<u16>,
+    on_at: [(u16, u8, u16); 729],
+    /// Each candidate's "off" links: the cell's other digit when it has two (or [`NO`]),
+    /// then the houses' other places, repeats dropped; and how many of those.
+    offs: [([u16; 4], u8); 729],
+}
+
+impl Graph {
+    pub(crate) fn new() -> Box<Graph> {
+        Box::new(Graph {
+            ons: Vec::with_capacity(729 * 28),
+            on_at: [(0, 0, 0); 729],
+            offs: [([NO; 4], 0); 729],
+        })
+    }
+
+    /// Lists the links of `b`'s candidates.
+    pub(crate) fn load(&mut self, b: &Board) {
+        self.ons.clear();
+        let mut buf = [0u16; 32];
+        for c in crate::rate::board::cells_of(b.open) {
+            let others = (b.cands[c].count_ones() - 1) as u8;
+            for d in digits_of(b.cands[c]) {
+                let i = c * 9 + d;
+                let n = on_to_off(b, potential(c, d, true), true, &mut buf);
+                let start = self.ons.len() as u16;
+                self.ons.extend_from_slice(&buf[..n]);
+                self.on_at[i] = (start, others, self.ons.len() as u16);
+                let off = potential(c, d, false);
+                let mut list = [NO; 4];
+                let mut one = [0u16; 4];
+                if off_to_on(b, off, Rules { x: false, y: true }, &mut one) == 1 {
+                    list[0] = one[0];
+                }
+                let mut x = [0u16; 4];
+                let n = off_to_on(b, off, Rules { x: true, y: false }, &mut x);
+                list[1..1 + n].copy_from_slice(&x[..n]);
+                self.offs[i] = (list, n as u8);
+            }
+        }
+    }
+}
+
+impl Links for Graph {
+    #[inline]
+    fn on_to_off<'s>(&'s self, p: u16, y: bool, _: &'s mut [u16; 32]) -> &'s [u16] {
+        let (start, others, end) = self.on_at[p as usize >> 1];
+        let from = if y { start } else { start + u16::from(others) };
+        &self.ons[from as usize..end as usize]
+    }
+    #[inline]
+    fn off_to_on<'s>(&'s self, p: u16, rules: Rules, _: &'s mut [u16; 4]) -> &'s [u16] {
+        let (list, n) = &self.offs[p as usize >> 1];
+        let from = if rules.y && list[0] != NO { 0 } else { 1 };
+        let to = if rules.x { 1 + *n as usize } else { 1 };
+        &list[from..to]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

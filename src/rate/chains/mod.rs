@@ -67,6 +67,10 @@ pub(crate) struct Variant {
 
 /// Scratch of the chain producers; one per rater, allocated once.
 pub(crate) struct Chains {
+    /// The links of the step's board, listed for the static producers.
+    graph: Box<links::Graph>,
+    /// The triplets aligned triplet exclusion has looked at.
+    triplets: Box<triplet::Memo>,
     search: forcing::Search,
     best: forcing::Best,
     nishio: nishio::Nishio,
@@ -140,6 +144,8 @@ impl Chains {
     /// Fresh scratch, on the heap (it is tens of kilobytes).
     pub(crate) fn new() -> Box<Chains> {
         Box::new(Chains {
+            graph: links::Graph::new(),
+            triplets: triplet::Memo::new(),
             search: forcing::Search::new(),
             best: forcing::Best::new(),
             nishio: nishio::Nishio::new(),
@@ -188,7 +194,8 @@ impl Chains {
         if below(65) {
             return false;
         }
-        self.search.find(b, solution, &mut self.best);
+        self.graph.load(b);
+        self.search.find(b, &self.graph, solution, &mut self.best);
         if self.best.key.complexity != u32::MAX {
             self.fill(b, hint);
             self.last = Last::Forcing;
@@ -203,7 +210,7 @@ impl Chains {
         {
             return true;
         }
-        if triplet::aligned_triplet(b, hint, variant.peers_by_index) {
+        if triplet::aligned_triplet(b, hint, variant.peers_by_index, &mut self.triplets) {
             return true;
         }
         if let Some(found) = self.nishio.find(b, solution) {
@@ -214,7 +221,7 @@ impl Chains {
         if below(80) {
             return false;
         }
-        if let Some(found) = self.multiple.find(b) {
+        if let Some(found) = self.multiple.find(b, &mut self.graph) {
             fill_multiple(b, &found, hint);
             self.last = Last::Multiple(found);
             return true;

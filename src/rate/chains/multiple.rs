@@ -26,7 +26,7 @@ use super::cell_region::{CellRegion, Propagation};
 use super::eureka::{self, Tree, ROOT};
 use super::forcing::{conclusion_removals, on_parents, Nested};
 use super::key::{self, Key};
-use super::links::{conjugate, is_on, off_to_on, on_to_off, potential, Rules, POTENTIALS};
+use super::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
 use super::nested::NestSet;
 use super::plus::{add_cells, add_digits, SET_WORDS};
 use crate::rate::board::{
@@ -79,7 +79,7 @@ impl Implied {
     }
 
     /// SE's static `doChaining` from `root` (an "on" potential), both rules.
-    fn propagate(&mut self, b: &Board, root: u16) {
+    fn propagate(&mut self, links: &impl Links, root: u16) {
         self.clear();
         self.add(root, 1, ROOT);
         let rules = Rules { x: true, y: true };
@@ -94,8 +94,7 @@ impl Implied {
                 let p = self.order[on_i];
                 on_i += 1;
                 let depth = self.depth[p as usize] + 1;
-                let n = on_to_off(b, p, true, &mut offs);
-                for &x in &offs[..n] {
+                for &x in links.on_to_off(p, true, &mut offs) {
                     if self.has(conjugate(x)) {
                         return;
                     }
@@ -114,8 +113,7 @@ impl Implied {
             let p = self.order[off_i];
             off_i += 1;
             let depth = self.depth[p as usize] + 1;
-            let n = off_to_on(b, p, rules, &mut ons);
-            for &q in &ons[..n] {
+            for &q in links.off_to_on(p, rules, &mut ons) {
                 if self.has(conjugate(q)) {
                     return;
                 }
@@ -128,9 +126,10 @@ impl Implied {
 }
 
 impl Propagation for Implied {
-    type Scratch = ();
-    fn propagate(&mut self, b: &Board, root: u16, _: &mut ()) {
-        Implied::propagate(self, b, root);
+    /// The board's links, listed.
+    type Scratch = Graph;
+    fn propagate(&mut self, _: &Board, root: u16, graph: &mut Graph) {
+        Implied::propagate(self, graph, root);
     }
     fn found(&self) -> &[u16] {
         &self.order[..self.len]
@@ -139,6 +138,9 @@ impl Propagation for Implied {
         &self.set
     }
     fn complexity(&self, p: u16, _: &mut NestSet<'_>) -> u32 {
+        u32::from(self.depth[p as usize])
+    }
+    fn least(&self, p: u16) -> u32 {
         u32::from(self.depth[p as usize])
     }
 }
@@ -177,8 +179,8 @@ impl Multiple {
         })
     }
 
-    /// The producer: the first of the least hints.
-    pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
+    /// The producer: the first of the least hints; `graph`: `b`'s links, listed.
+    pub(crate) fn find(&mut self, b: &Board, graph: &mut Graph) -> Option<Found> {
         let mut best: Option<Found> = None;
         self.cr.begin();
         for c in cells_of(b.open) {
@@ -187,10 +189,10 @@ impl Multiple {
                 continue;
             }
             for v in digits_of(cands) {
-                self.cr.own(b, (c, v), &mut ());
+                self.cr.own(b, (c, v), graph);
                 let region = |house, digit| Kind::Region { house, digit };
                 self.cr
-                    .regions(b, &mut (), (c, v), (BASE, 6), region, &mut best);
+                    .regions(b, graph, (c, v), (BASE, 6), region, &mut best);
             }
             self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
         }
@@ -216,7 +218,7 @@ impl Multiple {
                 None => potential(at, i, true),
                 Some(d) => potential(HOUSE_CELLS[at][i] as usize, d, true),
             };
-            self.cr.other.propagate(b, root);
+            self.cr.other.propagate(&Live(b), root);
             if !first {
                 out.push('\n');
             }
@@ -256,7 +258,7 @@ impl Every {
                 continue;
             }
             for v in digits_of(cands) {
-                self.per_digit[v].propagate(b, potential(c, v, true));
+                self.per_digit[v].propagate(&Live(b), potential(c, v, true));
                 self.regions(src, b, c, v, out);
             }
             self.cell(src, b, c, out);
@@ -277,7 +279,7 @@ impl Every {
             for i in digits_of(rest) {
                 let o = HOUSE_CELLS[h][i] as usize;
                 let x = &mut self.places[i];
-                x.propagate(b, potential(o, v, true));
+                x.propagate(&Live(b), potential(o, v, true));
                 for w in 0..WORDS {
                     self.common[w] &= x.set[w];
                 }

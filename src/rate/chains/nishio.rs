@@ -29,9 +29,7 @@
 use super::eureka::{self, Tree, WithClash, ROOT};
 use super::key::Key;
 use super::links::{cell_of, potential};
-use crate::rate::board::{
-    cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
-};
+use crate::rate::board::{cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK};
 
 /// SE's sort key of a contradiction hint.
 const SORT: u8 = 7;
@@ -158,13 +156,12 @@ impl Nishio {
     #[inline]
     fn expand_on(&mut self, p: usize, off_tail: &mut usize) -> Option<Clash> {
         let hs = CELL_HOUSES[p];
+        let block = HOUSE_MASK[hs[0] as usize];
+        let places = self.plane & !(1u128 << p);
         for (k, &h) in hs.iter().enumerate() {
-            for &o in &HOUSE_CELLS[h as usize] {
-                let o = o as usize;
-                // Cells of the block seen again in the row or column come once.
-                if o == p || self.plane >> o & 1 == 0 || (k > 0 && CELL_HOUSES[o][0] == hs[0]) {
-                    continue;
-                }
+            // Cells of the block seen again in the row or column come once.
+            let outside = if k == 0 { !0 } else { !block };
+            for o in cells_of(places & HOUSE_MASK[h as usize] & outside) {
                 if self.on >> o & 1 != 0 {
                     return Some(Clash {
                         on: (o, None),

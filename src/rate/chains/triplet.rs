@@ -20,7 +20,8 @@ use crate::rate::Technique;
 
 /// Aligned triplet exclusion: the first hint, in `hint`. `by_index`: third cells in index
 /// order (the first cell's excluders, then the second's), as Sukaku Explainer visits them.
-pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> bool {
+pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool, memo: &mut Memo) -> bool {
+    memo.clear();
     let mut small = 0u128;
     let mut single = 0u128;
     for c in cells_of(b.open) {
@@ -59,7 +60,12 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> boo
             let mut hits = 0u128;
             for c2 in cells_of(twin) {
                 let common = shared & PEERS[c2];
-                if common & common.wrapping_sub(1) != 0 && kept(b, [c0, c1, c2], common).is_some() {
+                // A triplet comes up to three times (once per pair of it): the first
+                // look tells whether it removes anything.
+                if common & common.wrapping_sub(1) != 0
+                    && memo.first_look([c0, c1, c2])
+                    && kept(b, [c0, c1, c2], common).is_some()
+                {
                     hits |= 1u128 << c2;
                 }
             }
@@ -96,6 +102,50 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool) -> boo
         }
     }
     false
+}
+
+/// The triplets of cells looked at in one search, a bit each.
+pub(crate) struct Memo {
+    seen: Vec<u64>,
+    /// The words of `seen` with a bit set.
+    dirty: Vec<u32>,
+}
+
+/// Triplets of cells, by their cells in increasing order, base 81.
+const TRIPLETS: usize = CELLS * CELLS * CELLS;
+
+impl Memo {
+    pub(crate) fn new() -> Box<Memo> {
+        let words = TRIPLETS.div_ceil(64);
+        Box::new(Memo {
+            seen: vec![0; words],
+            dirty: Vec::with_capacity(words),
+        })
+    }
+
+    fn clear(&mut self) {
+        for &w in &self.dirty {
+            self.seen[w as usize] = 0;
+        }
+        self.dirty.clear();
+    }
+
+    /// Whether `cells` (in any order) were not looked at before in this search: marks them.
+    #[inline]
+    fn first_look(&mut self, mut cells: [usize; 3]) -> bool {
+        cells.sort_unstable();
+        let i = (cells[0] * CELLS + cells[1]) * CELLS + cells[2];
+        let (w, bit) = (i / 64, 1u64 << (i % 64));
+        let word = &mut self.seen[w];
+        if *word & bit != 0 {
+            return false;
+        }
+        if *word == 0 {
+            self.dirty.push(w as u32);
+        }
+        *word |= bit;
+        true
+    }
 }
 
 /// Fills `hint` with the removals of a triplet that removes something.
