@@ -274,6 +274,22 @@
 //!   32-byte load after a round of band updates): `ab-bench.sh` 11 rounds, serg L1 0.984,
 //!   L2 0.992. On an idle machine serg as given is 0.93x tdoku at limit 1 and 0.89x at
 //!   limit 2 with fewer guesses at limit 1 (5.95 against 6.40): the cost per node.
+//! - lost (2026-12-05, against c644889, Intel Xeon family 6 model 207, idle, one core):
+//!   no `prev` at all. Each band update returns the words it changed (the column lock's two
+//!   words by `old & !keep != 0`, the placed cells' nine words by `old & placed != 0`), and
+//!   so do placements, stack updates and mini-row counting; the pending set runs in rounds
+//!   (the state shrinks to 120 bytes; trees identical; a debug assertion that the result is
+//!   a fixed point of every band update failed a solver test when one source of changes was
+//!   dropped). A `perf` profile of serg L1 had put 12-18% on `changed_words`' 32-byte
+//!   loads. `ab-bench.sh`, 7-9 rounds, medians of the pairwise ratios: shuffled 1106 L2
+//!   1.026-1.028, 1106 L1 1.023, 11+ L2 1.021, serg L1 1.014-1.024 (shuffled 1.019), serg
+//!   L2 1.025, top1465 1.006-1.013; but 17-clue 0.923-0.939 and Kaggle L1 0.853-0.861. The
+//!   nine flags, which the compiler vectorised lane by lane (`vpinsrd`), took 18% of the
+//!   samples on serg and 33% on Kaggle, whose rounds are short, so the next round's set
+//!   waits on them. Variants: the flags shifted in one scalar chain (serg 0.974, 1106 0.991,
+//!   Kaggle 0.771, 17-clue 0.858); the nine words' clear behind `placed != 0` (1106 L2
+//!   0.911); the band's nine words all made pending after a placement (0.59-0.64); one
+//!   worklist without rounds (0.77: the next word's index waits on the update before it).
 
 mod bands;
 mod lanes;
