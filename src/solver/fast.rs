@@ -290,6 +290,14 @@
 //!   Kaggle 0.771, 17-clue 0.858); the nine words' clear behind `placed != 0` (1106 L2
 //!   0.911); the band's nine words all made pending after a placement (0.59-0.64); one
 //!   worklist without rounds (0.77: the next word's index waits on the update before it).
+//! - lost (2026-12-05, against 8e57897, the same Intel Xeon, one core; `ab-bench.sh` 7
+//!   rounds, medians of the pairwise ratios): `changed_words` on the `bmi2` copy compiled
+//!   with `avx512f` as two 16-word compares into mask registers (words 0-15 and 11-26),
+//!   serg L1 0.972, shuffled 1106 L2 0.986, Kaggle L1 1.000, shuffled 17-clue L2 1.002 (a
+//!   run-time-dispatched path would not pay); the band update's bounds checks dropped
+//!   (`get_unchecked` on the word, its two column-lock words, `COMPLEX` and the third
+//!   `SINGLE9` lookup), serg L1 1.000, shuffled 1106 L2 1.007, shuffled 17-clue L2 1.005,
+//!   Kaggle L1 1.031 (0.94-1.25): within the noise, so the checks stay.
 
 mod bands;
 mod lanes;
