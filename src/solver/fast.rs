@@ -312,6 +312,11 @@
 //!   (`get_unchecked` on the word, its two column-lock words, `COMPLEX` and the third
 //!   `SINGLE9` lookup), serg L1 1.000, shuffled 1106 L2 1.007, shuffled 17-clue L2 1.005,
 //!   Kaggle L1 1.031 (0.94-1.25): within the noise, so the checks stay.
+//!   Also lost (against 30fa849, 7 rounds): `prev` kept, but a round of band updates that
+//!   placed no cell hands the next round the words its column locks changed (each update
+//!   reports them, `old & !keep != 0`) instead of a comparison: serg L1 0.986, shuffled
+//!   1106 L2 1.008, Kaggle L1 0.911, shuffled 17-clue L2 1.044 (0.87-1.25). Any work added
+//!   to the band update costs more than the comparisons it saves.
 
 mod bands;
 mod lanes;
