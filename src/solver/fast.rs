@@ -34,6 +34,7 @@
 //! - **stack update**, when both of the above are exhausted, for the digits they changed: the
 //!   column-direction twin of the band update (mini-columns of a stack form a permutation
 //!   matrix too: hidden singles in columns, column-box reductions). PEXT/PDEP with BMI2.
+//!   Not in `HYBRID`'s cell phase (see below) before its switch to band configurations.
 //! - **mini-row counting**, in the band rules only, when propagation has stopped and the
 //!   search is about to branch (fused with the band choice, [`State::band_step`]): each
 //!   mini-row holds exactly 3 digits (tdoku's cardinality constraint on box-row
@@ -274,6 +275,48 @@
 //!   32-byte load after a round of band updates): `ab-bench.sh` 11 rounds, serg L1 0.984,
 //!   L2 0.992. On an idle machine serg as given is 0.93x tdoku at limit 1 and 0.89x at
 //!   limit 2 with fewer guesses at limit 1 (5.95 against 6.40): the cost per node.
+//! - kept (2026-12-05, measured against 30fa849, Intel Xeon family 6 model 207, idle, one
+//!   core): no stack updates in `HYBRID`'s cell phase (root not wide, fewer than 4 dead
+//!   ends; the root's own propagation keeps them). They barely shrink the trees of puzzles
+//!   with many solutions: serg nodes per puzzle, L1, 6.951 → 6.953 as given, 7.665 → 7.675
+//!   shuffled (seed 7); elsewhere 17-clue 1.993 → 2.021 (L1), top1465 13.865 → 13.935 (L1),
+//!   1106 118.227 → 118.234 (L1). `ab-bench.sh`, 7 rounds, medians of the pairwise ratios:
+//!   serg L1 1.045-1.047, L2 1.047, shuffled (seed 11) L1 1.044; shuffled 17-clue L2 0.995,
+//!   17-clue L1 0.996, top1465 L1 0.997, shuffled top1465 L2 0.998; Kaggle (first 24,997) L1
+//!   0.977-0.993 (9-11 rounds; the same number of instructions within 0.3% under
+//!   callgrind, so layout), Kaggle (Vopani random 10,000) L1 0.990. Lost: the flag computed
+//!   once per node and passed in (Kaggle 0.954-0.964), two copies of `propagate` by a const
+//!   parameter (Kaggle 0.975, serg 1.029); no stack updates at all (serg 1.072, but shuffled
+//!   17-clue L2 nodes 2.69 → 4.57, 1106 L2 238 → 374).
+//! - lost (2026-12-05, against c644889, Intel Xeon family 6 model 207, idle, one core):
+//!   no `prev` at all. Each band update returns the words it changed (the column lock's two
+//!   words by `old & !keep != 0`, the placed cells' nine words by `old & placed != 0`), and
+//!   so do placements, stack updates and mini-row counting; the pending set runs in rounds
+//!   (the state shrinks to 120 bytes; trees identical; a debug assertion that the result is
+//!   a fixed point of every band update failed a solver test when one source of changes was
+//!   dropped). A `perf` profile of serg L1 had put 12-18% on `changed_words`' 32-byte
+//!   loads. `ab-bench.sh`, 7-9 rounds, medians of the pairwise ratios: shuffled 1106 L2
+//!   1.026-1.028, 1106 L1 1.023, 11+ L2 1.021, serg L1 1.014-1.024 (shuffled 1.019), serg
+//!   L2 1.025, top1465 1.006-1.013; but 17-clue 0.923-0.939 and Kaggle L1 0.853-0.861. The
+//!   nine flags, which the compiler vectorised lane by lane (`vpinsrd`), took 18% of the
+//!   samples on serg and 33% on Kaggle, whose rounds are short, so the next round's set
+//!   waits on them. Variants: the flags shifted in one scalar chain (serg 0.974, 1106 0.991,
+//!   Kaggle 0.771, 17-clue 0.858); the nine words' clear behind `placed != 0` (1106 L2
+//!   0.911); the band's nine words all made pending after a placement (0.59-0.64); one
+//!   worklist without rounds (0.77: the next word's index waits on the update before it).
+//! - lost (2026-12-05, against 8e57897, the same Intel Xeon, one core; `ab-bench.sh` 7
+//!   rounds, medians of the pairwise ratios): `changed_words` on the `bmi2` copy compiled
+//!   with `avx512f` as two 16-word compares into mask registers (words 0-15 and 11-26),
+//!   serg L1 0.972, shuffled 1106 L2 0.986, Kaggle L1 1.000, shuffled 17-clue L2 1.002 (a
+//!   run-time-dispatched path would not pay); the band update's bounds checks dropped
+//!   (`get_unchecked` on the word, its two column-lock words, `COMPLEX` and the third
+//!   `SINGLE9` lookup), serg L1 1.000, shuffled 1106 L2 1.007, shuffled 17-clue L2 1.005,
+//!   Kaggle L1 1.031 (0.94-1.25): within the noise, so the checks stay.
+//!   Also lost (against 30fa849, 7 rounds): `prev` kept, but a round of band updates that
+//!   placed no cell hands the next round the words its column locks changed (each update
+//!   reports them, `old & !keep != 0`) instead of a comparison: serg L1 0.986, shuffled
+//!   1106 L2 1.008, Kaggle L1 0.911, shuffled 17-clue L2 1.044 (0.87-1.25). Any work added
+//!   to the band update costs more than the comparisons it saves.
 
 mod bands;
 mod lanes;
@@ -287,8 +330,6 @@ use super::simd::SimdPath;
 use super::tables::{BAND, COMPLEX, KEEP_OTHER, PEERS_IN_BAND, SHRINK, SINGLE9};
 use super::{Root, Tally};
 use crate::grid::{Grid, CELLS};
-
-const STACK_UPDATES: bool = true;
 
 /// The two other bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
@@ -624,14 +665,16 @@ impl State {
     /// Propagate to a fixed point of band updates and naked singles. Returns the first
     /// bivalue cell of the final state, if it has one (and is not solved). `dirty`: digits
     /// whose words were band-updated before the call (by [`State::update_hinted`]), due a
-    /// stack update like those updated here.
+    /// stack update like those updated here (when [`stack_updates`] allows them, from
+    /// `tally` and the branching rule).
     ///
     /// # Safety
     /// The CPU supports `P`'s path.
     #[inline(always)]
-    unsafe fn propagate<P: Isa>(
+    unsafe fn propagate<P: Isa, const RULE: u8>(
         &mut self,
         mut dirty: u32,
+        tally: &Tally,
     ) -> Result<Option<(usize, u32)>, Contradiction> {
         // Cheap rules first: the stack updates (the costliest) run only when band updates
         // and naked singles are exhausted, on the digits changed since they last ran.
@@ -644,7 +687,7 @@ impl State {
             if self.naked_singles(&mut bivalue)? {
                 continue;
             }
-            if STACK_UPDATES && dirty != 0 {
+            if dirty != 0 && stack_updates::<RULE>(tally) {
                 // Every word equals `prev` here (band updates at a fixed point, no single
                 // placed), so a word changed exactly when a stack update changed it.
                 let mut changed = false;
@@ -785,7 +828,7 @@ unsafe fn search_body<P: Isa, const CAREFUL: bool, const RULE: u8>(
             dirty = digits;
             hint = SCAN;
         }
-        let Ok(bivalue) = st.propagate::<P>(dirty) else {
+        let Ok(bivalue) = st.propagate::<P, RULE>(dirty, tally) else {
             tally.dead_ends += 1;
             return;
         };
@@ -840,6 +883,13 @@ fn decide_root(st: &State, tally: &mut Tally) {
     } else {
         Root::Narrow
     };
+}
+
+/// Whether propagation runs the stack updates: not in a hybrid search on cells that has met
+/// few dead ends (mostly puzzles with many solutions, whose trees they do not shrink).
+#[inline(always)]
+fn stack_updates<const RULE: u8>(tally: &Tally) -> bool {
+    RULE != HYBRID || tally.root != Root::Narrow || tally.dead_ends >= HYBRID_AFTER
 }
 
 /// Whether the search branches on band configurations here. Hybrid: from the root of a
@@ -935,7 +985,7 @@ impl State {
                     let mut child = *self;
                     child.assign(band, bit, d);
                     tally.work += 1;
-                    if child.propagate::<P>(0).is_err() {
+                    if child.propagate::<P, JCZ>(0, tally).is_err() {
                         self.cand[d * 3 + band] &= !bit;
                         changed = true;
                     } else {
