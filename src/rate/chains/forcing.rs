@@ -38,8 +38,7 @@ use super::links::{
 use super::nested::fingerprint;
 use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
 use crate::rate::board::{
-    cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
-    HOUSE_MASK, PEERS,
+    cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK, PEERS,
 };
 
 /// What the best hint so far is.
@@ -90,27 +89,16 @@ struct Back {
 }
 
 impl Back {
-    fn new(b: &Board, root: u16, rules: Rules) -> Back {
-        let (c, d) = (cell_of(root), digit_of(root));
+    /// The conjugates of what "root off" turns on: the same candidates.
+    fn new(links: &impl Links, root: u16, rules: Rules) -> Back {
         let mut back = Back {
             offs: [u16::MAX; 4],
             len: 0,
         };
-        if rules.y && two_bits(b.cands[c]) {
-            let e = (b.cands[c] & !(1 << d)).trailing_zeros() as usize;
-            back.offs[0] = potential(c, e, false);
-            back.len = 1;
-        }
-        if rules.x {
-            for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
-                let h = h as usize;
-                let positions = b.pos[h][d];
-                if two_bits(positions) {
-                    let i = (positions & !(1 << CELL_INDEX[c][k])).trailing_zeros() as usize;
-                    back.offs[back.len] = potential(HOUSE_CELLS[h][i] as usize, d, false);
-                    back.len += 1;
-                }
-            }
+        let mut ons = [0u16; 4];
+        for &q in links.off_to_on(conjugate(root), rules, &mut ons) {
+            back.offs[back.len] = conjugate(q);
+            back.len += 1;
         }
         back
     }
@@ -273,7 +261,7 @@ impl Search {
         let mut want_chain = chain;
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
-        let back = Back::new(b, root, rules);
+        let back = Back::new(links, root, rules);
         let mut tail = self.start(root);
         let mut head = 0;
         while head < tail {
@@ -493,7 +481,7 @@ impl Search {
         let mut chain_at: Option<u16> = None;
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
-        let back = Back::new(b, root, rules);
+        let back = Back::new(links, root, rules);
         let mut tail = self.start(root);
         let mut head = 0;
         while head < tail {
