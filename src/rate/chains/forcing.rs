@@ -80,8 +80,9 @@ impl Pass {
 }
 
 /// The "off" potentials that link strongly back to an "on" potential `root` under `rules`
-/// (those whose [`off_to_on`](super::links::off_to_on) holds `root`): the cell's other candidate when it has two,
-/// the other place of the digit in each house where it has two. What closes a cycle.
+/// (those whose [`off_to_on`](super::links::off_to_on) holds `root`): the cell's other
+/// candidate when it has two, the other place of the digit in each house where it has two.
+/// What closes a cycle.
 #[derive(Clone, Copy)]
 struct Back {
     offs: [u16; 4],
