@@ -154,23 +154,24 @@ impl<I: Propagation> CellRegion<I> {
     }
 
     /// Region forcing chains from digit `v` of cell `c` (its propagation done, in
-    /// `per_digit[v]`), rated `base`; `kind(house, digit)` tells them apart.
+    /// `per_digit[v]`), rated `base`; `kind(house, digit)` tells them apart. Only the houses
+    /// of `c` in `houses` (bit `k` for `CELL_HOUSES[c][k]`) are looked at.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn regions<K>(
         &mut self,
         b: &Board,
         scratch: &mut I::Scratch,
-        (c, v): (usize, usize),
+        (c, v, houses): (usize, usize, u8),
         (base, sort): (f64, u8),
         kind: impl Fn(u8, u8) -> K,
         best: &mut Option<key::Found<K>>,
     ) {
         for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
-            let h = h as usize;
-            let positions = b.pos[h][v];
-            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
+            if houses >> k & 1 == 0 || !first_place(b, c, k, v) {
                 continue;
             }
+            let h = h as usize;
+            let positions = b.pos[h][v];
             self.common = *self.per_digit[v].set();
             let mut rest = positions & (positions - 1);
             let mut first = true;
@@ -259,6 +260,14 @@ impl<I: Propagation> CellRegion<I> {
             }
         }
     }
+}
+
+/// Whether cell `c` is the first of two places or more of digit `v` in its `k`-th house
+/// (block, row, column): where region forcing chains start.
+#[inline]
+pub(crate) fn first_place(b: &Board, c: usize, k: usize, v: usize) -> bool {
+    let positions = b.pos[CELL_HOUSES[c][k] as usize][v];
+    positions.count_ones() >= 2 && positions.trailing_zeros() == CELL_INDEX[c][k] as u32
 }
 
 /// Whether a hint of a level rated `base` whose chains count `least` potentials or more

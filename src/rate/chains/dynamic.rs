@@ -763,8 +763,14 @@ impl Dynamic {
             for v in digits_of(cands) {
                 self.binary(b, c, v, &mut best);
                 let region = |house, digit| Kind::Region { house, digit };
-                self.cr
-                    .regions(b, &mut self.nest, (c, v), (base, 6), region, &mut best);
+                self.cr.regions(
+                    b,
+                    &mut self.nest,
+                    (c, v, 0b111),
+                    (base, 6),
+                    region,
+                    &mut best,
+                );
             }
             self.cr.cell(b, c, (base, 5), Kind::Cell, &mut best);
         }

@@ -26,11 +26,14 @@
 //!   on" only from the solution's digits: every link is sound on a grid whose candidates
 //!   still hold the solution, so a true candidate never implies its own removal, nor a false
 //!   one its own placement;
-//! - a pass is skipped when its cheapest possible hint cannot beat the best one.
+//! - a pass is skipped when its cheapest possible hint cannot beat the best one;
+//! - a start is not searched when what it can reach at all ([`Closure`], once per step)
+//!   holds neither its negation nor an "on" potential linking to a way back to it.
 //!
 //! The links are the board's, unchanged during the step: they are listed once
 //! ([`Graph`]) and read from the lists by every search (and by multiple forcing chains).
 
+use super::closure::Closure;
 use super::key::Key;
 use super::links::{
     cell_of, conjugate, digit_of, is_on, potential, Graph, Links, Live, Rules, POTENTIALS,
@@ -218,6 +221,7 @@ impl Search {
         &mut self,
         b: &Board,
         graph: &Graph,
+        closure: &Closure,
         solution: &[u8; CELLS],
         best: &mut Best,
     ) {
@@ -235,8 +239,10 @@ impl Search {
                 for d in digits_of(b.cands[c]) {
                     let truth = solution[c] as usize == d + 1;
                     let root = potential(c, d, true);
-                    self.search_on(b, graph, root, pass, !truth && chain.is_finite(), best);
-                    if truth && chain.is_finite() {
+                    let chain = chain.is_finite();
+                    let wanted = !truth && chain && closure.reaches(root, conjugate(root));
+                    self.search_on(b, (graph, closure), root, pass, wanted, best);
+                    if truth && chain && closure.reaches(conjugate(root), root) {
                         self.search_off(graph, root, pass, best);
                     }
                 }
@@ -244,11 +250,12 @@ impl Search {
         }
     }
 
-    /// The search from "root on": cycles back to it and, if `chain`, the chain to "root off".
+    /// The search from "root on": cycles back to it and, if `chain`, the chain to "root off";
+    /// none when `closure` shows neither can be found.
     fn search_on(
         &mut self,
         b: &Board,
-        links: &impl Links,
+        (links, closure): (&impl Links, &Closure),
         root: u16,
         pass: Pass,
         chain: bool,
@@ -263,6 +270,9 @@ impl Search {
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
         let back = Back::new(links, root, rules);
+        if !chain && !closure.may_close(links, root, &back.offs[..back.len]) {
+            return;
+        }
         let mut tail = self.start(root);
         let mut head = 0;
         while head < tail {

@@ -38,6 +38,7 @@
 //! the search is cut without changing that hint.
 
 mod cell_region;
+mod closure;
 mod dynamic;
 mod eureka;
 mod forcing;
@@ -69,6 +70,8 @@ pub(crate) struct Variant {
 pub(crate) struct Chains {
     /// The links of the step's board, listed for the static producers.
     graph: Box<links::Graph>,
+    /// What each potential reaches in that graph.
+    closure: Box<closure::Closure>,
     /// The triplets aligned triplet exclusion has looked at.
     triplets: Box<triplet::Memo>,
     search: forcing::Search,
@@ -145,6 +148,7 @@ impl Chains {
     pub(crate) fn new() -> Box<Chains> {
         Box::new(Chains {
             graph: links::Graph::new(),
+            closure: closure::Closure::new(),
             triplets: triplet::Memo::new(),
             search: forcing::Search::new(),
             best: forcing::Best::new(),
@@ -195,7 +199,9 @@ impl Chains {
             return false;
         }
         self.graph.load(b);
-        self.search.find(b, &self.graph, solution, &mut self.best);
+        self.closure.load(b, &self.graph);
+        self.search
+            .find(b, &self.graph, &self.closure, solution, &mut self.best);
         if self.best.key.complexity != u32::MAX {
             self.fill(b, hint);
             self.last = Last::Forcing;
@@ -221,7 +227,7 @@ impl Chains {
         if below(80) {
             return false;
         }
-        if let Some(found) = self.multiple.find(b, &mut self.graph) {
+        if let Some(found) = self.multiple.find(b, &mut self.graph, &self.closure) {
             fill_multiple(b, &found, hint);
             self.last = Last::Multiple(found);
             return true;

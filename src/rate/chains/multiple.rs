@@ -21,8 +21,13 @@
 //! the difficulty 8.0 plus the length bonus; sort keys 5 (cell) and 6 (region). Discovery
 //! order is: for each cell, for each digit, its region hints, then the cell's hints; SE
 //! takes the first of the least (difficulty, complexity, sort key) ([`Key`](key::Key)).
+//!
+//! A propagation implies part of what its assumption can reach in the static graph
+//! ([`Closure`], listed once per step): a cell or a house whose assumptions' reaches share
+//! no potential concludes nothing, and its propagations are left out (on top1465, most).
 
-use super::cell_region::{CellRegion, Propagation};
+use super::cell_region::{first_place, CellRegion, Propagation};
+use super::closure::Closure;
 use super::eureka::{self, Tree, ROOT};
 use super::forcing::{conclusion_removals, on_parents, Nested};
 use super::key::{self, Key};
@@ -179,8 +184,15 @@ impl Multiple {
         })
     }
 
-    /// The producer: the first of the least hints; `graph`: `b`'s links, listed.
-    pub(crate) fn find(&mut self, b: &Board, graph: &mut Graph) -> Option<Found> {
+    /// The producer: the first of the least hints; `graph`: `b`'s links, listed, and
+    /// `closure` what each potential reaches in them: a cell or region whose assumptions'
+    /// reaches share nothing can conclude nothing, and is not propagated.
+    pub(crate) fn find(
+        &mut self,
+        b: &Board,
+        graph: &mut Graph,
+        closure: &Closure,
+    ) -> Option<Found> {
         let mut best: Option<Found> = None;
         self.cr.begin();
         for c in cells_of(b.open) {
@@ -188,13 +200,28 @@ impl Multiple {
             if cands.count_ones() < 3 {
                 continue;
             }
+            let cell = closure.meet(digits_of(cands).map(|v| potential(c, v, true)));
             for v in digits_of(cands) {
+                let mut houses = 0u8;
+                for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+                    if first_place(b, c, k, v) {
+                        let places = cells_of(b.planes[v] & HOUSE_MASK[h as usize]);
+                        if closure.meet(places.map(|o| potential(o, v, true))) {
+                            houses |= 1 << k;
+                        }
+                    }
+                }
+                if !cell && houses == 0 {
+                    continue;
+                }
                 self.cr.own(b, (c, v), graph);
                 let region = |house, digit| Kind::Region { house, digit };
                 self.cr
-                    .regions(b, graph, (c, v), (BASE, 6), region, &mut best);
+                    .regions(b, graph, (c, v, houses), (BASE, 6), region, &mut best);
             }
-            self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
+            if cell {
+                self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
+            }
         }
         best
     }
