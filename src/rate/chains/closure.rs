@@ -181,16 +181,16 @@ impl Closure {
     }
 
     /// Whether a search from "on" potential `root` may close a cycle back to it: some "on"
-    /// potential it reaches, other than itself, links (weakly) to one of the "off"
-    /// potentials in `back` (those linking strongly back to the root).
-    pub(crate) fn may_close(&self, links: &impl Links, root: u16, back: &[u16]) -> bool {
+    /// potential it reaches, other than itself, links (weakly, inside cells too when `y`)
+    /// to one of the "off" potentials in `back` (those linking strongly back to the root).
+    pub(crate) fn may_close(&self, links: &impl Links, root: u16, back: &[u16], y: bool) -> bool {
         let set = self.set(root);
         let mut out32 = [0u16; 32];
         back.iter().any(|&x| {
             // The "on" potentials linking weakly to "x off" are the conjugates of those
             // "x on" turns off (the weak links go both ways).
             links
-                .on_to_off(conjugate(x), true, &mut out32)
+                .on_to_off(conjugate(x), y, &mut out32)
                 .iter()
                 .any(|&y| {
                     let on = conjugate(y);

@@ -692,7 +692,7 @@ pub(crate) enum Kind {
 /// Other places' propagations kept by a producer of each level ([`CellRegion`]): only
 /// dynamic forcing chains keep any (from (+) on, a propagation holds room for the rules'
 /// parents, tens of kilobytes more).
-const KEEP: [usize; 5] = [32, 0, 0, 0, 0];
+const KEEP: [usize; 5] = [64, 0, 0, 0, 0];
 
 /// The difficulty of dynamic forcing chains, before the length bonus.
 const BASE: f64 = 8.5;

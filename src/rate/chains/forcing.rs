@@ -270,7 +270,7 @@ impl Search {
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
         let back = Back::new(links, root, rules);
-        if !chain && !closure.may_close(links, root, &back.offs[..back.len]) {
+        if !chain && !closure.may_close(links, root, &back.offs[..back.len], rules.y) {
             return;
         }
         let mut tail = self.start(root);
