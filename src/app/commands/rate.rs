@@ -85,8 +85,8 @@ pub struct RateArgs {
     /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
     /// rated the Sudoku Exchange bank) or sukaku-default (Sukaku Explainer's default set as
     /// its current release runs it: sukaku and the UVWXYZ- and TUVWXYZ-Wings). Every ladder
-    /// has chains up to nested forcing chains of level 3 (10.0); a path needing deeper
-    /// nesting (10.5 and up) is capped.
+    /// has chains up to nested forcing chains of level 4 (10.5 + length bonus); a path
+    /// needing level 5 (11.0 and up) is capped.
     #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
     pub ladder: Ladder,
 
