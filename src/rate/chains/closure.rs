@@ -99,12 +99,7 @@ impl Closure {
             if self.order[start as usize] != 0 {
                 continue;
             }
-            self.order[start as usize] = next;
-            self.low[start as usize] = next;
-            next += 1;
-            self.stack.push(start);
-            self.on_stack[start as usize] = true;
-            self.calls.push((start, 0));
+            self.enter(start, &mut next);
             while let Some(&(v, edge)) = self.calls.last() {
                 let p = self.nodes[v as usize];
                 let succ = edges(graph, p, &mut out32, &mut out4);
@@ -112,12 +107,7 @@ impl Closure {
                     self.calls.last_mut().expect("a call").1 += 1;
                     let w = self.index[q as usize];
                     if self.order[w as usize] == 0 {
-                        self.order[w as usize] = next;
-                        self.low[w as usize] = next;
-                        next += 1;
-                        self.stack.push(w);
-                        self.on_stack[w as usize] = true;
-                        self.calls.push((w, 0));
+                        self.enter(w, &mut next);
                     } else if self.on_stack[w as usize] {
                         self.low[v as usize] = self.low[v as usize].min(self.order[w as usize]);
                     }
@@ -146,11 +136,9 @@ impl Closure {
                 }
                 for i in from..self.stack.len() {
                     let p = self.nodes[self.stack[i] as usize];
+                    // Every edge leads into the component or into one completed before it.
                     for &q in edges(graph, p, &mut out32, &mut out4) {
                         let w = self.index[q as usize];
-                        if self.on_stack[w as usize] {
-                            continue;
-                        }
                         let other = self.comp[w as usize] as usize * self.words;
                         if other == base {
                             continue;
@@ -164,6 +152,17 @@ impl Closure {
                 comps += 1;
             }
         }
+    }
+
+    /// Tarjan's visit of dense number `v`, numbered `next` (then moved on).
+    #[inline]
+    fn enter(&mut self, v: u16, next: &mut u16) {
+        self.order[v as usize] = *next;
+        self.low[v as usize] = *next;
+        *next += 1;
+        self.stack.push(v);
+        self.on_stack[v as usize] = true;
+        self.calls.push((v, 0));
     }
 
     /// The reach of potential `p` (on the board), as a bit set over the dense numbers.

@@ -107,10 +107,16 @@ impl Back {
         back
     }
 
+    /// The "off" potentials linking strongly back to the root.
+    #[inline]
+    fn offs(&self) -> &[u16] {
+        &self.offs[..self.len]
+    }
+
     /// Whether "off" potential `x` links strongly back to the root.
     #[inline]
     fn has(&self, x: u16) -> bool {
-        self.offs[..self.len].contains(&x)
+        self.offs().contains(&x)
     }
 }
 
@@ -270,7 +276,7 @@ impl Search {
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
         let back = Back::new(links, root, rules);
-        if !chain && !closure.may_close(links, root, &back.offs[..back.len], rules.y) {
+        if !chain && !closure.may_close(links, root, back.offs(), rules.y) {
             return;
         }
         let mut tail = self.start(root);
