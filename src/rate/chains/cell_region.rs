@@ -32,12 +32,6 @@ pub(crate) trait Propagation {
     /// A lower bound of [`Propagation::complexity`] of `p`, however `nested` is: cheap, to
     /// leave out the conclusions that cannot beat the best hint.
     fn least(&self, p: u16) -> u32;
-
-    /// Whether `p` is implied.
-    #[inline]
-    fn has(&self, p: u16) -> bool {
-        self.set()[p as usize >> 6] >> (p & 63) & 1 != 0
-    }
 }
 
 /// Scratch: one propagation per digit of the current cell, one for the other places of a
@@ -58,6 +52,8 @@ pub(crate) struct CellRegion<I> {
     /// Each candidate's place in `kept` plus one (0: not kept).
     place_of: Vec<u8>,
     common: [u64; WORDS],
+    /// The potentials of `common` left to conclude, in the order they are offered.
+    list: Vec<u16>,
     sum: [u32; POTENTIALS],
     /// The nested chains counted in `sum`: the first node of each potential's set (empty
     /// where nothing nests), and the sets' nodes.
@@ -85,6 +81,7 @@ impl<I: Propagation> CellRegion<I> {
             kept_from: vec![FREE; keep],
             place_of: vec![0; if keep > 0 { CELLS * 9 } else { 0 }],
             common: [0; WORDS],
+            list: Vec::with_capacity(POTENTIALS),
             sum: [0; POTENTIALS],
             heads: vec![0; if nests { POTENTIALS } else { 0 }],
             nodes: Vec::with_capacity(if nests { NODES } else { 0 }),
@@ -173,6 +170,7 @@ impl<I: Propagation> CellRegion<I> {
             let h = h as usize;
             let positions = b.pos[h][v];
             self.common = *self.per_digit[v].set();
+            self.list.clear();
             let mut rest = positions & (positions - 1);
             let mut first = true;
             while rest != 0 {
@@ -183,48 +181,51 @@ impl<I: Propagation> CellRegion<I> {
                     Some(at) => &self.kept[at],
                     None => &self.other,
                 };
-                for w in 0..WORDS {
-                    self.common[w] &= other.set()[w];
+                if !intersect(&mut self.common, other.set()) {
+                    // Nothing implied by every place so far: no later place can change that.
+                    self.list.clear();
+                    break;
                 }
                 let own = &self.per_digit[v];
                 if first {
                     self.nodes.clear();
+                    gather(own.found(), &self.common, &mut self.list);
                 }
                 // Where nothing nests, one empty set for all (no chain ever goes into it).
                 let mut none = 0;
-                for &p in own.found() {
-                    if self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let so_far = if first {
-                            own.least(p)
-                        } else {
-                            self.sum[p as usize]
-                        };
-                        if !beats(base, so_far + other.least(p), sort, best) {
-                            // Its chains so far already count too many potentials.
-                            self.common[p as usize >> 6] &= !(1u64 << (p & 63));
-                            continue;
-                        }
-                        let head = self.heads.get_mut(p as usize).unwrap_or(&mut none);
-                        if first {
-                            *head = 0;
-                        }
-                        let mut nests = NestSet::new(&mut self.nodes, head);
-                        if first {
-                            self.sum[p as usize] = own.complexity(p, &mut nests);
-                        }
-                        self.sum[p as usize] += other.complexity(p, &mut nests);
+                let mut left = 0;
+                for i in 0..self.list.len() {
+                    let p = self.list[i];
+                    if !has(&self.common, p) {
+                        continue;
                     }
+                    let so_far = if first {
+                        own.least(p)
+                    } else {
+                        self.sum[p as usize]
+                    };
+                    if !beats(base, so_far + other.least(p), sort, best) {
+                        // Its chains so far already count too many potentials.
+                        continue;
+                    }
+                    let head = self.heads.get_mut(p as usize).unwrap_or(&mut none);
+                    if first {
+                        *head = 0;
+                    }
+                    let mut nests = NestSet::new(&mut self.nodes, head);
+                    if first {
+                        self.sum[p as usize] = own.complexity(p, &mut nests);
+                    }
+                    self.sum[p as usize] += other.complexity(p, &mut nests);
+                    self.list[left] = p;
+                    left += 1;
                 }
+                self.list.truncate(left);
                 first = false;
             }
-            let own = &self.per_digit[v];
-            for on in [true, false] {
-                for &p in own.found() {
-                    if is_on(p) == on && self.common[p as usize >> 6] >> (p & 63) & 1 != 0 {
-                        let kind = kind(h as u8, v as u8);
-                        offer(b, base, p, self.sum[p as usize], sort, c, kind, best);
-                    }
-                }
+            for &p in &self.list {
+                let kind = kind(h as u8, v as u8);
+                offer(b, base, p, self.sum[p as usize], sort, c, kind, best);
             }
         }
     }
@@ -241,24 +242,57 @@ impl<I: Propagation> CellRegion<I> {
     ) {
         let cands = b.cands[c];
         let own = &self.per_digit[cands.trailing_zeros() as usize];
-        for on in [true, false] {
-            for &p in own.found() {
-                if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
-                    continue;
-                }
-                let least = digits_of(cands).map(|v| self.per_digit[v].least(p)).sum();
-                if !beats(base, least, sort, best) {
-                    continue;
-                }
-                self.nodes.clear();
-                let mut head = 0;
-                let mut nests = NestSet::new(&mut self.nodes, &mut head);
-                let cx = digits_of(cands)
-                    .map(|v| self.per_digit[v].complexity(p, &mut nests))
-                    .sum();
-                offer(b, base, p, cx, sort, c, kind, best);
+        self.common = *own.set();
+        for v in digits_of(cands & (cands - 1)) {
+            if !intersect(&mut self.common, self.per_digit[v].set()) {
+                return;
             }
         }
+        gather(own.found(), &self.common, &mut self.list);
+        for &p in &self.list {
+            let least = digits_of(cands).map(|v| self.per_digit[v].least(p)).sum();
+            if !beats(base, least, sort, best) {
+                continue;
+            }
+            self.nodes.clear();
+            let mut head = 0;
+            let mut nests = NestSet::new(&mut self.nodes, &mut head);
+            let cx = digits_of(cands)
+                .map(|v| self.per_digit[v].complexity(p, &mut nests))
+                .sum();
+            offer(b, base, p, cx, sort, c, kind, best);
+        }
+    }
+}
+
+/// Whether `p` is in `set`.
+#[inline]
+pub(crate) fn has(set: &[u64; WORDS], p: u16) -> bool {
+    set[p as usize >> 6] >> (p & 63) & 1 != 0
+}
+
+/// `common` &= `set`; whether anything is left.
+#[inline]
+pub(crate) fn intersect(common: &mut [u64; WORDS], set: &[u64; WORDS]) -> bool {
+    let mut any = 0;
+    for (c, s) in common.iter_mut().zip(set) {
+        *c &= s;
+        any |= *c;
+    }
+    any != 0
+}
+
+/// The potentials of `found` in `set` into `list`: the "on" ones, then the "off" ones, each
+/// in the order found (the order SE's hints are discovered in).
+pub(crate) fn gather(found: &[u16], set: &[u64; WORDS], list: &mut Vec<u16>) {
+    list.clear();
+    for on in [true, false] {
+        list.extend(
+            found
+                .iter()
+                .copied()
+                .filter(|&p| is_on(p) == on && has(set, p)),
+        );
     }
 }
 

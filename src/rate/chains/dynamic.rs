@@ -33,9 +33,9 @@
 //! the reductions need both), so this is the costly one: about 2 x 150-250 propagations a
 //! step, each a copy of the candidates and a walk of at most 1,458 potentials.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
-use super::cell_region::{beats, CellRegion, Propagation};
+use super::cell_region::{beats, gather, intersect, CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::forcing::{self, conclusion_removals, Nested};
 use super::key::{self, offer, Key};
@@ -90,6 +90,11 @@ pub(crate) struct Implied {
     /// The complexity and fingerprint of each of those hints that is a nested chain (0 for
     /// a basic rule).
     rule_nested: Vec<(u32, u64)>,
+    /// The ancestor counts of [`Implied::ancestors`] walked so far in this propagation (0:
+    /// not yet), kept below level 2 only: there no nested chain adds to a count, so a
+    /// potential's count is the same whichever hint asks (a cell's digits' propagations are
+    /// asked again by its double, region and cell forcing chains).
+    counted: Box<[Cell<u16>; POTENTIALS]>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
     /// The nodes of the set of nested chains of a contradiction or double forcing chain
@@ -114,6 +119,7 @@ impl Implied {
             level,
             rule_parents: Vec::with_capacity(rules),
             rule_nested: Vec::with_capacity(rules),
+            counted: Box::new(std::array::from_fn(|_| Cell::new(0))),
             stack: RefCell::new(Vec::with_capacity(POTENTIALS)),
             nodes: RefCell::new(Vec::with_capacity(if level >= 2 { 2 * rules } else { 0 })),
         }
@@ -140,7 +146,9 @@ impl Implied {
     /// SE's dynamic `doChaining` from `root`.
     fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
         for i in 0..self.len {
-            self.set[self.order[i] as usize >> 6] = 0;
+            let p = self.order[i] as usize;
+            self.set[p >> 6] = 0;
+            self.counted[p].set(0);
         }
         self.len = 0;
         self.clash = None;
@@ -325,7 +333,8 @@ impl Implied {
     fn least(&self, p: u16, parents: Option<Parents>) -> u32 {
         u32::from(match parents {
             Some(pp) => self.depth_under(pp.first),
-            None => self.depth[p as usize],
+            // The count itself once walked (0 before).
+            None => self.depth[p as usize].max(self.counted[p as usize].get()),
         })
     }
 
@@ -360,7 +369,11 @@ impl Implied {
     /// `nested` (which gets them: SE counts a nested chain once per hint, over all its
     /// chains); `parents`: those of a new potential of a clash, instead of the stored ones.
     fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet<'_>) -> u32 {
-        self.walk(p, parents, |_, pp| match self.rule_index(pp.first) {
+        let kept = parents.is_none() && self.level < 2;
+        if kept && self.counted[p as usize].get() != 0 {
+            return u32::from(self.counted[p as usize].get());
+        }
+        let count = self.walk(p, parents, |_, pp| match self.rule_index(pp.first) {
             Some(k) => {
                 let (extra, chain) = self.rule_nested[k];
                 if extra > 0 && nested.insert(chain) {
@@ -370,7 +383,12 @@ impl Implied {
                 }
             }
             None => 0,
-        })
+        });
+        if kept {
+            // At most 1,458 potentials: a count fits.
+            self.counted[p as usize].set(count as u16);
+        }
+        count
     }
 
     /// Visits `p` and its distinct ancestors (hidden parents and a basic rule's parents
@@ -717,6 +735,8 @@ pub(crate) struct Dynamic {
     nest: Box<Nest>,
     /// 8.5, 9.0 for dynamic forcing chains (+), 9.5 and 10.0 nested.
     base: f64,
+    /// The potentials both "v on" and "v off" imply, in the order they are offered.
+    list: Vec<u16>,
 }
 
 impl Dynamic {
@@ -730,6 +750,7 @@ impl Dynamic {
             off: Box::new(Implied::new(level)),
             nest: Nest::new(level),
             base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3, BASE_NESTED_4][level as usize],
+            list: Vec::with_capacity(POTENTIALS),
         })
     }
 
@@ -794,24 +815,23 @@ impl Dynamic {
             return;
         }
         let own = &self.cr.per_digit[v];
-        for kind in [true, false] {
-            for j in 0..own.len {
-                let p = own.order[j];
-                if is_on(p) == kind && self.off.has(p) {
-                    let least = own.least(p, None) + self.off.least(p, None);
-                    if !beats(base, least, 1, best) {
-                        continue;
-                    }
-                    let mut nodes = own.nodes.borrow_mut();
-                    nodes.clear();
-                    let mut head = 0;
-                    let mut nested = NestSet::new(&mut nodes, &mut head);
-                    let cx = own.ancestors(p, None, &mut nested)
-                        + self.off.ancestors(p, None, &mut nested);
-                    let kind = Kind::Double { digit: v as u8 };
-                    offer(b, base, p, cx, 1, c, kind, best);
-                }
+        let mut common = own.set;
+        if !intersect(&mut common, &self.off.set) {
+            return;
+        }
+        gather(own.found(), &common, &mut self.list);
+        for &p in &self.list {
+            let least = own.least(p, None) + self.off.least(p, None);
+            if !beats(base, least, 1, best) {
+                continue;
             }
+            let mut nodes = own.nodes.borrow_mut();
+            nodes.clear();
+            let mut head = 0;
+            let mut nested = NestSet::new(&mut nodes, &mut head);
+            let cx = own.ancestors(p, None, &mut nested) + self.off.ancestors(p, None, &mut nested);
+            let kind = Kind::Double { digit: v as u8 };
+            offer(b, base, p, cx, 1, c, kind, best);
         }
     }
 }

@@ -62,20 +62,53 @@ impl Key {
 
 /// SE's length bonus for chains of `complexity` potentials: `(the double it adds, tenths)`.
 /// With `L = complexity - 2`, 0.1 each time `L` passes 4, 6, 8, 12, 16, 24, 32, 48, ...
+#[inline]
 pub(crate) fn length_bonus(complexity: u32) -> (f64, u8) {
+    match BONUS.get(complexity as usize) {
+        Some(&tenths) => (BONUS_SUM[tenths as usize], tenths),
+        None => {
+            let tenths = bonus_tenths(complexity);
+            (BONUS_SUM[tenths as usize], tenths)
+        }
+    }
+}
+
+/// The bonus in tenths of `complexity` potentials.
+const fn bonus_tenths(complexity: u32) -> u8 {
     let length = complexity as i64 - 2;
-    let mut added = 0.0f64;
     let mut tenths = 0u8;
     let mut ceil = 4i64;
     let mut odd = false;
     while length > ceil {
-        added += 0.1;
         tenths += 1;
         ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
         odd = !odd;
     }
-    (added, tenths)
+    tenths
 }
+
+/// [`bonus_tenths`] of the complexities most chains have.
+const BONUS: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = bonus_tenths(i as u32);
+        i += 1;
+    }
+    t
+};
+
+/// The bonus of `n` tenths as SE sums it: 0.1 added `n` times (a count of potentials never
+/// passes 63 steps: the ceilings grow by a third at least).
+const BONUS_SUM: [f64; 64] = {
+    let mut t = [0.0f64; 64];
+    let mut i = 1;
+    while i < t.len() {
+        t[i] = t[i - 1] + 0.1;
+        i += 1;
+    }
+    t
+};
 
 /// The best hint so far of a forcing-chain level whose hints conclude one potential from the
 /// assumptions on one cell or house: `K` tells the level's kinds of chain apart.
@@ -130,6 +163,12 @@ mod tests {
         .map(|&c| length_bonus(c).1)
         .collect();
         assert_eq!(tenths, [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8]);
+        // Past the table, the same steps; the largest count still has a sum.
+        assert_eq!(length_bonus(1023).1, bonus_tenths(1023));
+        assert_eq!(length_bonus(1024).1, bonus_tenths(1024));
+        assert_eq!((length_bonus(1026).1, length_bonus(1027).1), (16, 17));
+        assert!(length_bonus(u32::MAX).1 < 64);
+        assert_eq!(length_bonus(11).0, 0.1 + 0.1 + 0.1);
     }
 
     #[test]

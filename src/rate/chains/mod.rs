@@ -72,8 +72,6 @@ pub(crate) struct Chains {
     graph: Box<links::Graph>,
     /// What each potential reaches in that graph.
     closure: Box<closure::Closure>,
-    /// The triplets aligned triplet exclusion has looked at.
-    triplets: Box<triplet::Memo>,
     search: forcing::Search,
     best: forcing::Best,
     nishio: nishio::Nishio,
@@ -149,7 +147,6 @@ impl Chains {
         Box::new(Chains {
             graph: links::Graph::new(),
             closure: closure::Closure::new(),
-            triplets: triplet::Memo::new(),
             search: forcing::Search::new(),
             best: forcing::Best::new(),
             nishio: nishio::Nishio::new(),
@@ -216,7 +213,7 @@ impl Chains {
         {
             return true;
         }
-        if triplet::aligned_triplet(b, hint, variant.peers_by_index, &mut self.triplets) {
+        if triplet::aligned_triplet(b, hint, variant.peers_by_index, solution) {
             return true;
         }
         if let Some(found) = self.nishio.find(b, solution) {

@@ -20,8 +20,13 @@ use crate::rate::Technique;
 
 /// Aligned triplet exclusion: the first hint, in `hint`. `by_index`: third cells in index
 /// order (the first cell's excluders, then the second's), as Sukaku Explainer visits them.
-pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool, memo: &mut Memo) -> bool {
-    memo.clear();
+/// `solution[c]` is the solution's digit (1..=9) of cell `c`.
+pub(crate) fn aligned_triplet(
+    b: &Board,
+    hint: &mut Hint,
+    by_index: bool,
+    solution: &[u8; CELLS],
+) -> bool {
     let mut small = 0u128;
     let mut single = 0u128;
     for c in cells_of(b.open) {
@@ -55,16 +60,20 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool, memo: 
                 continue;
             }
             let twin = (x0 | x1) & base & !(1u128 << c0) & !(1u128 << c1);
+            // The cells that see two of the shared excluders or more: the third cells of
+            // triplets with two common excluders.
+            let (mut once, mut twice) = (0u128, 0u128);
+            for e in cells_of(shared) {
+                twice |= once & PEERS[e];
+                once |= PEERS[e];
+            }
             // The third cells whose triplet removes something, found in any order: most
             // pairs have none, and only the first of them in SE's order is the hint.
             let mut hits = 0u128;
-            for c2 in cells_of(twin) {
+            for c2 in cells_of(twin & twice) {
                 let common = shared & PEERS[c2];
-                // A triplet comes up to three times (once per pair of it): the first
-                // look tells whether it removes anything.
-                if common & common.wrapping_sub(1) != 0
-                    && memo.first_look([c0, c1, c2])
-                    && kept(b, [c0, c1, c2], common).is_some()
+                if first_pair(c0, c1, c2, small)
+                    && kept(b, [c0, c1, c2], common, solution).is_some()
                 {
                     hits |= 1u128 << c2;
                 }
@@ -97,60 +106,38 @@ pub(crate) fn aligned_triplet(b: &Board, hint: &mut Hint, by_index: bool, memo: 
                 .find(|&o| hits >> o & 1 != 0)
                 .expect("a hit is a third cell");
             let common = x0 & x1 & PEERS[c2] & small;
-            exclude(b, [c0, c1, c2], common, hint);
+            exclude(b, [c0, c1, c2], common, solution, hint);
             return true;
         }
     }
     false
 }
 
-/// The triplets of cells looked at in one search, a bit each.
-pub(crate) struct Memo {
-    seen: Vec<u64>,
-    /// The words of `seen` with a bit set.
-    dirty: Vec<u32>,
-}
-
-/// Triplets of cells, by their cells in increasing order, base 81.
-const TRIPLETS: usize = CELLS * CELLS * CELLS;
-
-impl Memo {
-    pub(crate) fn new() -> Box<Memo> {
-        let words = TRIPLETS.div_ceil(64);
-        Box::new(Memo {
-            seen: vec![0; words],
-            dirty: Vec::with_capacity(words),
-        })
-    }
-
-    fn clear(&mut self) {
-        for &w in &self.dirty {
-            self.seen[w as usize] = 0;
-        }
-        self.dirty.clear();
-    }
-
-    /// Whether `cells` (in any order) were not looked at before in this search: marks them.
-    #[inline]
-    fn first_look(&mut self, mut cells: [usize; 3]) -> bool {
-        cells.sort_unstable();
-        let i = (cells[0] * CELLS + cells[1]) * CELLS + cells[2];
-        let (w, bit) = (i / 64, 1u64 << (i % 64));
-        let word = &mut self.seen[w];
-        if *word & bit != 0 {
-            return false;
-        }
-        if *word == 0 {
-            self.dirty.push(w as u32);
-        }
-        *word |= bit;
+/// Whether the pair `c0 < c1` is the first of the search's pairs (by second cell, then
+/// first) to have `c2` as a third cell. A triplet comes up to three times, once per pair of
+/// it, and is looked at the first time only: had it removed anything, the search would
+/// have ended there. A third cell is an excluder (`small`) of one of the pair's cells; the
+/// base cells are listed in cell order, and every pair of a triplet with two common
+/// excluders has two.
+#[inline]
+fn first_pair(c0: usize, c1: usize, c2: usize, small: u128) -> bool {
+    let third = |t: usize, a: usize, b: usize| {
+        small >> t & 1 != 0 && PEERS[t] & (1u128 << a | 1u128 << b) != 0
+    };
+    if c2 > c1 {
         true
+    } else if c2 > c0 {
+        // (c0, c2) came first.
+        !third(c1, c0, c2)
+    } else {
+        // (c2, c0), then (c2, c1), came first.
+        !third(c1, c2, c0) && !third(c0, c2, c1)
     }
 }
 
 /// Fills `hint` with the removals of a triplet that removes something.
-fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) {
-    let keep = kept(b, cells, common).expect("the triplet removes something");
+fn exclude(b: &Board, cells: [usize; 3], common: u128, solution: &[u8; CELLS], hint: &mut Hint) {
+    let keep = kept(b, cells, common, solution).expect("the triplet removes something");
     let m = cells.map(|c| b.cands[c]);
     hint.start(Technique::AlignedTripletExclusion, 75);
     hint.exact = Some(7.5);
@@ -167,19 +154,37 @@ fn exclude(b: &Board, cells: [usize; 3], common: u128, hint: &mut Hint) {
 }
 
 /// The values of each of the triplet's cells in a possible combination, if some value is in
-/// none.
+/// none; `solution[c]` is the solution's digit (1..=9) of cell `c`.
 ///
 /// An excluder of two candidates rules out every value set holding both; one of three, that
 /// set alone. So with `partners[x]` the values that make an excluded pair with `x`, the third
 /// values `z` a pair (`x`, `y`) allows are a mask: the third cell's values, less the partners
 /// of `x` and of `y`, the values the houses forbid, and the one value that would complete a
 /// three-candidate excluder.
-fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
+///
+/// The solution's values of the three cells are a possible combination (each excluder sees
+/// the three cells, so its own solution value is none of theirs), and so is nearly always
+/// one cell's value `x` with the other two's solution values: only the values for which that
+/// one is ruled out are looked at further.
+///
+/// An excluder with a candidate none of the three cells has rules nothing out. With none
+/// left, only the houses do: then a value `x` of a cell in no combination means the other
+/// two cells both see it and each other, so all three lie in one house, and hold the same
+/// two candidates, `x` one: a naked pair that removes `x` from the first cell, found long
+/// before the chains. So nothing is removed.
+fn kept(b: &Board, cells: [usize; 3], common: u128, solution: &[u8; CELLS]) -> Option<[u16; 3]> {
+    let m = cells.map(|c| b.cands[c]);
+    let all = m[0] | m[1] | m[2];
     let mut partners = [0u16; 9];
     let mut triples = [0u16; 20];
     let mut t = 0;
+    let mut any = false;
     for e in cells_of(common) {
         let e = b.cands[e];
+        if e & !all != 0 {
+            continue;
+        }
+        any = true;
         if two_bits(e) {
             let (lo, hi) = (e.trailing_zeros() as usize, 15 - e.leading_zeros() as usize);
             partners[lo] |= 1 << hi;
@@ -189,32 +194,53 @@ fn kept(b: &Board, cells: [usize; 3], common: u128) -> Option<[u16; 3]> {
             t += 1;
         }
     }
+    if !any {
+        return None;
+    }
+    let triples = &triples[..t];
     let sees = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
-    let (s01, s02, s12) = (sees(0, 1), sees(0, 2), sees(1, 2));
-    let m = cells.map(|c| b.cands[c]);
-    let mut keep = [0u16; 3];
-    for x in digits_of(m[0]) {
+    // Whether value `x` of cell `i` is in a possible combination, the other two cells
+    // `j` and `k`.
+    let possible = |(i, j, k): (usize, usize, usize), x: usize| {
         let bx = 1u16 << x;
-        let ys = m[1] & !partners[x] & if s01 { !bx } else { ALL_DIGITS };
-        let zx = m[2] & !partners[x] & if s02 { !bx } else { ALL_DIGITS };
-        for y in digits_of(ys) {
+        let ys = m[j] & !partners[x] & if sees(i, j) { !bx } else { ALL_DIGITS };
+        let zx = m[k] & !partners[x] & if sees(i, k) { !bx } else { ALL_DIGITS };
+        let sjk = sees(j, k);
+        digits_of(ys).any(|y| {
             let by = 1u16 << y;
-            let mut zs = zx & !partners[y] & if s12 { !by } else { ALL_DIGITS };
+            let mut zs = zx & !partners[y] & if sjk { !by } else { ALL_DIGITS };
             if x != y {
-                for &tr in &triples[..t] {
+                for &tr in triples {
                     if tr & (bx | by) == bx | by {
                         zs &= !(tr & !(bx | by));
                     }
                 }
             }
-            if zs != 0 {
-                keep[0] |= bx;
-                keep[1] |= by;
-                keep[2] |= zs;
-                if keep == m {
-                    // Every value kept: nothing to remove.
-                    return None;
+            zs != 0
+        })
+    };
+    let truth = cells.map(|c| solution[c] as usize - 1);
+    let mut keep = m;
+    for (i, j, k) in [(0, 1, 2), (1, 0, 2), (2, 0, 1)] {
+        // The values of `i` that the solution's values of `j` and `k` rule out.
+        let (bj, bk) = (1u16 << truth[j], 1u16 << truth[k]);
+        let mut out = partners[truth[j]] | partners[truth[k]];
+        if sees(i, j) {
+            out |= bj;
+        }
+        if sees(i, k) {
+            out |= bk;
+        }
+        if bj != bk {
+            for &tr in triples {
+                if tr & (bj | bk) == bj | bk {
+                    out |= tr & !(bj | bk);
                 }
+            }
+        }
+        for x in digits_of(m[i] & out) {
+            if !possible((i, j, k), x) {
+                keep[i] &= !(1 << x);
             }
         }
     }
