@@ -198,7 +198,10 @@ fn kept(b: &Board, cells: [usize; 3], common: u128, solution: &[u8; CELLS]) -> O
         return None;
     }
     let triples = &triples[..t];
-    let sees = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
+    let peer = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
+    let (s01, s02, s12) = (peer(0, 1), peer(0, 2), peer(1, 2));
+    let see = [[false, s01, s02], [s01, false, s12], [s02, s12, false]];
+    let sees = |a: usize, c: usize| see[a][c];
     // Whether value `x` of cell `i` is in a possible combination, the other two cells
     // `j` and `k`.
     let possible = |(i, j, k): (usize, usize, usize), x: usize| {
