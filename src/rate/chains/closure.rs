@@ -100,18 +100,20 @@ impl Closure {
                 continue;
             }
             self.enter(start, &mut next);
-            while let Some(&(v, edge)) = self.calls.last() {
+            'calls: while let Some(&(v, edge)) = self.calls.last() {
                 let p = self.nodes[v as usize];
                 let succ = edges(graph, p, &mut out32, &mut out4);
-                if let Some(&q) = succ.get(edge as usize) {
-                    self.calls.last_mut().expect("a call").1 += 1;
+                for (e, &q) in succ.iter().enumerate().skip(edge as usize) {
                     let w = self.index[q as usize];
                     if self.order[w as usize] == 0 {
+                        // Back to `v` at its next edge once `w` is done.
+                        self.calls.last_mut().expect("a call").1 = e as u16 + 1;
                         self.enter(w, &mut next);
-                    } else if self.on_stack[w as usize] {
+                        continue 'calls;
+                    }
+                    if self.on_stack[w as usize] {
                         self.low[v as usize] = self.low[v as usize].min(self.order[w as usize]);
                     }
-                    continue;
                 }
                 self.calls.pop();
                 if let Some(&(u, _)) = self.calls.last() {
