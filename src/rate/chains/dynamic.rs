@@ -52,6 +52,8 @@ const NONE: u16 = u16::MAX;
 /// A first parent at or above this is no potential but `RULE | i`: the removal was made
 /// by a basic rule ([`plus`]), its parents `rule_parents[i]`.
 const RULE: u16 = 0x8000;
+/// Marks a potential's [`Implied::depth`] that is its exact ancestor count (at most 1,458).
+const EXACT: u16 = 0x8000;
 
 /// The parents SE gives a newly implied potential of a clash.
 #[derive(Clone, Copy)]
@@ -71,8 +73,12 @@ pub(crate) struct Implied {
     len: usize,
     parent: [u16; POTENTIALS],
     /// The length of each potential's path of first parents back to the assumption (a
-    /// basic rule's removal counts 1): a lower bound of its ancestor count.
-    depth: [u16; POTENTIALS],
+    /// basic rule's removal counts 1): a lower bound of its ancestor count. Once
+    /// [`Implied::ancestors`] has walked a potential below level 2 (where no nested chain
+    /// adds to a count, so it is the same whichever hint asks: a cell's digits'
+    /// propagations are asked again by its double, region and cell forcing chains), its
+    /// exact count instead, marked [`EXACT`].
+    depth: [Cell<u16>; POTENTIALS],
     /// For an "on" implied by its cell: the digits the cell had lost (their "off"s).
     hidden_cell: [u16; POTENTIALS],
     /// For an "on" implied by a house: the cells its digit had lost there (by candidate,
@@ -90,11 +96,6 @@ pub(crate) struct Implied {
     /// The complexity and fingerprint of each of those hints that is a nested chain (0 for
     /// a basic rule).
     rule_nested: Vec<(u32, u64)>,
-    /// The ancestor counts of [`Implied::ancestors`] walked so far in this propagation (0:
-    /// not yet), kept below level 2 only: there no nested chain adds to a count, so a
-    /// potential's count is the same whichever hint asks (a cell's digits' propagations are
-    /// asked again by its double, region and cell forcing chains).
-    counted: Box<[Cell<u16>; POTENTIALS]>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
     /// The nodes of the set of nested chains of a contradiction or double forcing chain
@@ -112,14 +113,13 @@ impl Implied {
             order: [0; POTENTIALS],
             len: 0,
             parent: [NONE; POTENTIALS],
-            depth: [0; POTENTIALS],
+            depth: std::array::from_fn(|_| Cell::new(0)),
             hidden_cell: [0; POTENTIALS],
             hidden_region: [0; CELLS * 9],
             clash: None,
             level,
             rule_parents: Vec::with_capacity(rules),
             rule_nested: Vec::with_capacity(rules),
-            counted: Box::new(std::array::from_fn(|_| Cell::new(0))),
             stack: RefCell::new(Vec::with_capacity(POTENTIALS)),
             nodes: RefCell::new(Vec::with_capacity(if level >= 2 { 2 * rules } else { 0 })),
         }
@@ -134,7 +134,7 @@ impl Implied {
     fn add(&mut self, p: u16, parents: Parents) {
         self.set[p as usize >> 6] |= 1u64 << (p & 63);
         self.parent[p as usize] = parents.first;
-        self.depth[p as usize] = self.depth_under(parents.first);
+        self.depth[p as usize].set(self.depth_under(parents.first));
         self.hidden_cell[p as usize] = parents.hidden_cell;
         if is_on(p) {
             self.hidden_region[p as usize >> 1] = parents.hidden_region;
@@ -146,9 +146,7 @@ impl Implied {
     /// SE's dynamic `doChaining` from `root`.
     fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
         for i in 0..self.len {
-            let p = self.order[i] as usize;
-            self.set[p >> 6] = 0;
-            self.counted[p].set(0);
+            self.set[self.order[i] as usize >> 6] = 0;
         }
         self.len = 0;
         self.clash = None;
@@ -324,7 +322,7 @@ impl Implied {
         if first >= RULE {
             1
         } else {
-            self.depth[first as usize] + 1
+            (self.depth[first as usize].get() & !EXACT) + 1
         }
     }
 
@@ -333,8 +331,7 @@ impl Implied {
     fn least(&self, p: u16, parents: Option<Parents>) -> u32 {
         u32::from(match parents {
             Some(pp) => self.depth_under(pp.first),
-            // The count itself once walked (0 before).
-            None => self.depth[p as usize].max(self.counted[p as usize].get()),
+            None => self.depth[p as usize].get() & !EXACT,
         })
     }
 
@@ -370,8 +367,8 @@ impl Implied {
     /// chains); `parents`: those of a new potential of a clash, instead of the stored ones.
     fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet<'_>) -> u32 {
         let kept = parents.is_none() && self.level < 2;
-        if kept && self.counted[p as usize].get() != 0 {
-            return u32::from(self.counted[p as usize].get());
+        if kept && self.depth[p as usize].get() & EXACT != 0 {
+            return u32::from(self.depth[p as usize].get() & !EXACT);
         }
         let count = self.walk(p, parents, |_, pp| match self.rule_index(pp.first) {
             Some(k) => {
@@ -386,7 +383,7 @@ impl Implied {
         });
         if kept {
             // At most 1,458 potentials: a count fits.
-            self.counted[p as usize].set(count as u16);
+            self.depth[p as usize].set(count as u16 | EXACT);
         }
         count
     }
