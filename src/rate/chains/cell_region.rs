@@ -170,7 +170,6 @@ impl<I: Propagation> CellRegion<I> {
             let h = h as usize;
             let positions = b.pos[h][v];
             self.common = *self.per_digit[v].set();
-            self.list.clear();
             let mut rest = positions & (positions - 1);
             let mut first = true;
             while rest != 0 {

@@ -35,7 +35,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use super::cell_region::{beats, gather, intersect, CellRegion, Propagation};
+use super::cell_region::{beats, gather, has, intersect, CellRegion, Propagation};
 use super::eureka::{self, Tree, WithClash};
 use super::forcing::{self, conclusion_removals, Nested};
 use super::key::{self, offer, Key};
@@ -127,7 +127,13 @@ impl Implied {
 
     #[inline]
     fn has(&self, p: u16) -> bool {
-        self.set[p as usize >> 6] >> (p & 63) & 1 != 0
+        has(&self.set, p)
+    }
+
+    /// The lower bound of `p`'s ancestor count its [`Implied::depth`] holds.
+    #[inline]
+    fn depth_of(&self, p: u16) -> u16 {
+        self.depth[p as usize].get() & !EXACT
     }
 
     #[inline]
@@ -322,7 +328,7 @@ impl Implied {
         if first >= RULE {
             1
         } else {
-            (self.depth[first as usize].get() & !EXACT) + 1
+            self.depth_of(first) + 1
         }
     }
 
@@ -331,7 +337,7 @@ impl Implied {
     fn least(&self, p: u16, parents: Option<Parents>) -> u32 {
         u32::from(match parents {
             Some(pp) => self.depth_under(pp.first),
-            None => self.depth[p as usize].get() & !EXACT,
+            None => self.depth_of(p),
         })
     }
 
@@ -368,7 +374,7 @@ impl Implied {
     fn ancestors(&self, p: u16, parents: Option<Parents>, nested: &mut NestSet<'_>) -> u32 {
         let kept = parents.is_none() && self.level < 2;
         if kept && self.depth[p as usize].get() & EXACT != 0 {
-            return u32::from(self.depth[p as usize].get() & !EXACT);
+            return u32::from(self.depth_of(p));
         }
         let count = self.walk(p, parents, |_, pp| match self.rule_index(pp.first) {
             Some(k) => {

@@ -64,13 +64,11 @@ impl Key {
 /// With `L = complexity - 2`, 0.1 each time `L` passes 4, 6, 8, 12, 16, 24, 32, 48, ...
 #[inline]
 pub(crate) fn length_bonus(complexity: u32) -> (f64, u8) {
-    match BONUS.get(complexity as usize) {
-        Some(&tenths) => (BONUS_SUM[tenths as usize], tenths),
-        None => {
-            let tenths = bonus_tenths(complexity);
-            (BONUS_SUM[tenths as usize], tenths)
-        }
-    }
+    let tenths = match BONUS.get(complexity as usize) {
+        Some(&tenths) => tenths,
+        None => bonus_tenths(complexity),
+    };
+    (BONUS_SUM[tenths as usize], tenths)
 }
 
 /// The bonus in tenths of `complexity` potentials.

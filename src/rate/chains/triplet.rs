@@ -200,46 +200,42 @@ fn kept(b: &Board, cells: [usize; 3], common: u128, solution: &[u8; CELLS]) -> O
     let triples = &triples[..t];
     let peer = |a: usize, c: usize| PEERS[cells[a]] >> cells[c] & 1 != 0;
     let (s01, s02, s12) = (peer(0, 1), peer(0, 2), peer(1, 2));
-    let see = [[false, s01, s02], [s01, false, s12], [s02, s12, false]];
-    let sees = |a: usize, c: usize| see[a][c];
+    // Whether each two of the cells see each other.
+    let sees = [[false, s01, s02], [s01, false, s12], [s02, s12, false]];
+    // The value that completes a three-candidate excluder with values `a` and `b`, if any.
+    let completing = |a: usize, b: usize| {
+        let ab = 1u16 << a | 1u16 << b;
+        if a == b {
+            return 0;
+        }
+        triples
+            .iter()
+            .filter(|&&tr| tr & ab == ab)
+            .fold(0, |s, &tr| s | tr & !ab)
+    };
     // Whether value `x` of cell `i` is in a possible combination, the other two cells
     // `j` and `k`.
     let possible = |(i, j, k): (usize, usize, usize), x: usize| {
         let bx = 1u16 << x;
-        let ys = m[j] & !partners[x] & if sees(i, j) { !bx } else { ALL_DIGITS };
-        let zx = m[k] & !partners[x] & if sees(i, k) { !bx } else { ALL_DIGITS };
-        let sjk = sees(j, k);
+        let ys = m[j] & !partners[x] & if sees[i][j] { !bx } else { ALL_DIGITS };
+        let zx = m[k] & !partners[x] & if sees[i][k] { !bx } else { ALL_DIGITS };
         digits_of(ys).any(|y| {
             let by = 1u16 << y;
-            let mut zs = zx & !partners[y] & if sjk { !by } else { ALL_DIGITS };
-            if x != y {
-                for &tr in triples {
-                    if tr & (bx | by) == bx | by {
-                        zs &= !(tr & !(bx | by));
-                    }
-                }
-            }
-            zs != 0
+            let zs = zx & !partners[y] & if sees[j][k] { !by } else { ALL_DIGITS };
+            zs & !completing(x, y) != 0
         })
     };
     let truth = cells.map(|c| solution[c] as usize - 1);
     let mut keep = m;
     for (i, j, k) in [(0, 1, 2), (1, 0, 2), (2, 0, 1)] {
         // The values of `i` that the solution's values of `j` and `k` rule out.
-        let (bj, bk) = (1u16 << truth[j], 1u16 << truth[k]);
-        let mut out = partners[truth[j]] | partners[truth[k]];
-        if sees(i, j) {
-            out |= bj;
+        let (tj, tk) = (truth[j], truth[k]);
+        let mut out = partners[tj] | partners[tk] | completing(tj, tk);
+        if sees[i][j] {
+            out |= 1 << tj;
         }
-        if sees(i, k) {
-            out |= bk;
-        }
-        if bj != bk {
-            for &tr in triples {
-                if tr & (bj | bk) == bj | bk {
-                    out |= tr & !(bj | bk);
-                }
-            }
+        if sees[i][k] {
+            out |= 1 << tk;
         }
         for x in digits_of(m[i] & out) {
             if !possible((i, j, k), x) {
