@@ -87,14 +87,15 @@ impl Nishio {
     }
 
     /// The producer: the first of the least hints. `solution[c]` is the solution's digit
-    /// (1..=9) of cell `c`.
-    pub(crate) fn find(&mut self, b: &Board, solution: &[u8; CELLS]) -> Option<Found> {
+    /// (1..=9) of cell `c`. Only `digits` are searched: the others' places are known to
+    /// hold no Nishio chain.
+    pub(crate) fn find(&mut self, b: &Board, solution: &[u8; CELLS], digits: u16) -> Option<Found> {
         let mut best: Option<Found> = None;
         for c in cells_of(b.open) {
             if b.cands[c].count_ones() < 2 {
                 continue;
             }
-            for d in digits_of(b.cands[c]) {
+            for d in digits_of(b.cands[c] & digits) {
                 let assumed_on = solution[c] as usize != d + 1;
                 let Some(clash) = self.propagate(b.planes[d], c, assumed_on) else {
                     continue;

@@ -20,12 +20,14 @@ use crate::rate::Technique;
 
 /// Aligned triplet exclusion: the first hint, in `hint`. `by_index`: third cells in index
 /// order (the first cell's excluders, then the second's), as Sukaku Explainer visits them.
-/// `solution[c]` is the solution's digit (1..=9) of cell `c`.
+/// `solution[c]` is the solution's digit (1..=9) of cell `c`. A triplet none of whose cells
+/// and common peers is in `changed` is known to remove nothing.
 pub(crate) fn aligned_triplet(
     b: &Board,
     hint: &mut Hint,
     by_index: bool,
     solution: &[u8; CELLS],
+    changed: u128,
 ) -> bool {
     let mut small = 0u128;
     let mut single = 0u128;
@@ -55,6 +57,7 @@ pub(crate) fn aligned_triplet(
             let (c0, c1) = (list[i], list[j]);
             let (x0, x1) = (PEERS[c0] & small, PEERS[c1] & small);
             let shared = x0 & x1;
+            let both = PEERS[c0] & PEERS[c1];
             if shared & shared.wrapping_sub(1) == 0 {
                 // Fewer than two excluders common to both: none with any third cell.
                 continue;
@@ -70,9 +73,12 @@ pub(crate) fn aligned_triplet(
             // The third cells whose triplet removes something, found in any order: most
             // pairs have none, and only the first of them in SE's order is the hint.
             let mut hits = 0u128;
+            let pair = 1u128 << c0 | 1u128 << c1;
             for c2 in cells_of(twin & twice) {
                 let common = shared & PEERS[c2];
-                if first_pair(c0, c1, c2, small)
+                let inputs = pair | 1u128 << c2 | both & PEERS[c2];
+                if inputs & changed != 0
+                    && first_pair(c0, c1, c2, small)
                     && kept(b, [c0, c1, c2], common, solution).is_some()
                 {
                     hits |= 1u128 << c2;
