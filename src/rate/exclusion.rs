@@ -12,8 +12,9 @@ use super::board::{cells_of, digits_of, Board, CELLS, PEERS};
 use super::hint::Hint;
 use super::Technique;
 
-/// Aligned pair exclusion.
-pub(crate) fn aligned_pair(b: &Board, hint: &mut Hint) -> bool {
+/// Aligned pair exclusion. A pair none of whose cells and common peers is in `changed` is
+/// known to remove nothing.
+pub(crate) fn aligned_pair(b: &Board, hint: &mut Hint, changed: u128) -> bool {
     let mut bivalue = 0u128;
     let mut single = 0u128;
     for c in cells_of(b.open) {
@@ -34,7 +35,11 @@ pub(crate) fn aligned_pair(b: &Board, hint: &mut Hint) -> bool {
     for j in 1..n {
         for i in 0..j {
             let (c0, c1) = (list[i], list[j]);
-            let excluders = PEERS[c0] & PEERS[c1] & bivalue;
+            let both = PEERS[c0] & PEERS[c1];
+            if (both | 1u128 << c0 | 1u128 << c1) & changed == 0 {
+                continue;
+            }
+            let excluders = both & bivalue;
             if excluders.count_ones() < 2 {
                 continue;
             }

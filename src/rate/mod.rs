@@ -142,7 +142,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::grid::{cell_name, Grid};
-use board::Board;
+use board::{Board, Quiet, ALL_DIGITS};
 use hint::Hint;
 
 /// A difficulty in tenths, as SE prints it: `Difficulty(23)` is 2.3.
@@ -672,6 +672,9 @@ pub struct Rater {
     hint: Hint,
     eliminations: [Elimination; 729],
     chains: Box<chains::Chains>,
+    /// The last grids on which X-Wing, Swordfish, Jellyfish and aligned pair exclusion found
+    /// nothing.
+    quiet: [Quiet; 4],
     /// A step's chains in Eureka notation (written only for `rate_with_steps`).
     chain_text: String,
 }
@@ -691,6 +694,7 @@ impl Rater {
             hint: Hint::new(),
             eliminations: [Elimination { cell: 0, digit: 0 }; 729],
             chains: chains::Chains::new(),
+            quiet: [const { Quiet::new() }; 4],
             chain_text: String::with_capacity(CHAIN_TEXT),
         }
     }
@@ -735,7 +739,7 @@ impl Rater {
         let mut rating = Rating::default();
         let mut er_exact = 0.0f64;
         while !self.board.solved() {
-            let found = find(ladder, &mut self.board, &mut self.hint)
+            let found = find(ladder, &mut self.board, &mut self.hint, &mut self.quiet)
                 || self.chains.find(
                     &self.board,
                     &mut self.hint,
@@ -871,8 +875,9 @@ fn chain_variant(ladder: Ladder) -> chains::Variant {
     }
 }
 
-/// Runs the finders in order; the first hint found is in `hint`.
-fn find(ladder: &[Finder], b: &mut Board, hint: &mut Hint) -> bool {
+/// Runs the finders in order; the first hint found is in `hint`. `quiet`: the last grids on
+/// which X-Wing, Swordfish, Jellyfish and aligned pair exclusion found nothing.
+fn find(ladder: &[Finder], b: &mut Board, hint: &mut Hint, quiet: &mut [Quiet; 4]) -> bool {
     ladder.iter().any(|&finder| match finder {
         Finder::DirectHiddenPair => singles::direct_hidden_set(b, hint, 2),
         Finder::DirectHiddenTriplet => singles::direct_hidden_set(b, hint, 3),
@@ -882,19 +887,47 @@ fn find(ladder: &[Finder], b: &mut Board, hint: &mut Hint) -> bool {
         Finder::Locking => singles::locking(b, hint, false),
         Finder::NakedSet(k) => subsets::naked_set(b, hint, k as usize),
         Finder::HiddenSet(k) => subsets::hidden_set(b, hint, k as usize),
-        Finder::Fish(k) => subsets::fish(b, hint, k as usize),
+        Finder::Fish(k) => {
+            let quiet = &mut quiet[k as usize - 2];
+            let digits = quiet.changed_digits(b);
+            let found = subsets::fish(b, hint, k as usize, digits);
+            if cfg!(debug_assertions) && digits != ALL_DIGITS {
+                same_as_whole(found, hint, |h| subsets::fish(b, h, k as usize, ALL_DIGITS));
+            }
+            quiet.update(b, found);
+            found
+        }
         Finder::XYWing => wings::xy_wing(b, hint, false),
         Finder::XYZWing => wings::xy_wing(b, hint, true),
         Finder::UniqueLoop => uniqueness::unique_loops(b, hint, false),
         Finder::UniqueLoopLk => uniqueness::unique_loops(b, hint, true),
         Finder::Bug => bug::bug(b, hint, false),
-        Finder::AlignedPairExclusion => exclusion::aligned_pair(b, hint),
+        Finder::AlignedPairExclusion => {
+            let changed = quiet[3].changed_cells(b);
+            let found = exclusion::aligned_pair(b, hint, changed);
+            if cfg!(debug_assertions) && changed != !0 {
+                same_as_whole(found, hint, |h| exclusion::aligned_pair(b, h, !0));
+            }
+            quiet[3].update(b, found);
+            found
+        }
         Finder::DirectLockingByDigit => singles::locking_by_digit(b, hint, true),
         Finder::LockingByDigit => singles::locking_by_digit(b, hint, false),
         Finder::StrongLinks(k) => strong::strong_links(b, hint, k as usize),
         Finder::BugLk => bug::bug(b, hint, true),
         Finder::AlsWing(n) => als_wings::als_wing(b, hint, n as usize),
     })
+}
+
+/// Asserts that a search which skipped what a [`Quiet`] grid ruled out found the hint the
+/// whole search (`whole`) finds (run under `cargo test` only).
+fn same_as_whole(found: bool, hint: &Hint, whole: impl FnOnce(&mut Hint) -> bool) {
+    let mut all = hint.clone();
+    let whole_found = whole(&mut all);
+    assert!(
+        whole_found == found && (!found || all.elim == hint.elim),
+        "a search skipped a hint"
+    );
 }
 
 /// Applies a hint as SE does: eliminations first, then the placement.

@@ -94,8 +94,9 @@ pub(crate) fn hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
 /// X-Wing (3.2), Swordfish (3.8), Jellyfish (5.2): a digit whose places in `degree` base
 /// lines lie in `degree` cross lines; the cross lines lose it elsewhere. SE looks at columns
 /// as base lines first, then rows; line sets in SE's order, then digits in increasing
-/// order; a digit placed more than `9 - 2 * degree` times is skipped.
-pub(crate) fn fish(b: &Board, hint: &mut Hint, degree: usize) -> bool {
+/// order; a digit placed more than `9 - 2 * degree` times is skipped. Only `digits` are
+/// searched: the others' places are known to hold no fish of this degree.
+pub(crate) fn fish(b: &Board, hint: &mut Hint, degree: usize, digits: u16) -> bool {
     for (base, cover) in [(COL, ROW), (ROW, COL)] {
         // The base lines where each digit has 2 to `degree` places.
         let mut eligible = [0u16; 9];
@@ -106,7 +107,7 @@ pub(crate) fn fish(b: &Board, hint: &mut Hint, degree: usize) -> bool {
             }
         }
         for &lines in combos(degree) {
-            for d in 0..9 {
+            for d in digits_of(digits) {
                 if b.placed[d] as usize + degree * 2 > 9 || lines & !eligible[d] != 0 {
                     continue;
                 }

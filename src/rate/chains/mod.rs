@@ -50,7 +50,7 @@ mod nishio;
 mod plus;
 mod triplet;
 
-use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
+use super::board::{cells_of, Board, Quiet, ALL_DIGITS, CELLS};
 use super::hint::Hint;
 use super::{Difficulty, Technique};
 use forcing::{Kind, Pass};
@@ -86,55 +86,6 @@ pub(crate) struct Chains {
     triplet_quiet: Quiet,
     /// The last grid on which Nishio forcing chains found nothing.
     nishio_quiet: Quiet,
-}
-
-/// The candidates of the last grid on which a producer found nothing, kept so that its next
-/// search can skip what no candidate change since has reached: a local producer (aligned
-/// triplet exclusion reads a triplet's cells and their common peers; Nishio, one digit's
-/// places) finds nothing where its inputs are those it found nothing on. The grids have
-/// no naked single: the step searches run only once those are placed, and only then do
-/// aligned triplet exclusion's base cells depend on nothing but a triplet's own inputs.
-struct Quiet {
-    cands: [u16; CELLS],
-    /// Whether `cands` holds such a grid.
-    kept: bool,
-}
-
-impl Quiet {
-    const fn new() -> Quiet {
-        Quiet {
-            cands: [0; CELLS],
-            kept: false,
-        }
-    }
-
-    /// The cells whose candidates changed since the kept grid: all when there is none, or
-    /// `b` has a naked single.
-    fn changed_cells(&self, b: &Board) -> u128 {
-        if !self.kept || b.naked != 0 {
-            return !0;
-        }
-        (0..CELLS).fold(0u128, |s, c| {
-            s | u128::from(self.cands[c] != b.cands[c]) << c
-        })
-    }
-
-    /// The digits whose places changed since the kept grid: all when there is none, or `b`
-    /// has a naked single.
-    fn changed_digits(&self, b: &Board) -> u16 {
-        if !self.kept || b.naked != 0 {
-            return ALL_DIGITS;
-        }
-        (0..CELLS).fold(0u16, |s, c| s | (self.cands[c] ^ b.cands[c]))
-    }
-
-    /// Keeps `b` if the producer `found` nothing on it (and it has no naked single).
-    fn update(&mut self, b: &Board, found: bool) {
-        self.kept = !found && b.naked == 0;
-        if self.kept {
-            self.cands = b.cands;
-        }
-    }
 }
 
 /// Which producer found the last step: what [`Chains::explain`] writes out.
@@ -270,14 +221,10 @@ impl Chains {
         }
         let changed = self.triplet_quiet.changed_cells(b);
         let found = triplet::aligned_triplet(b, hint, variant.peers_by_index, solution, changed);
-        #[cfg(debug_assertions)]
-        if changed != !0 {
-            let mut full = hint.clone();
-            let all = triplet::aligned_triplet(b, &mut full, variant.peers_by_index, solution, !0);
-            assert!(
-                all == found && (!found || full.elim == hint.elim),
-                "a triplet skipped"
-            );
+        if cfg!(debug_assertions) && changed != !0 {
+            super::same_as_whole(found, hint, |h| {
+                triplet::aligned_triplet(b, h, variant.peers_by_index, solution, !0)
+            });
         }
         self.triplet_quiet.update(b, found);
         if found {
@@ -285,8 +232,7 @@ impl Chains {
         }
         let digits = self.nishio_quiet.changed_digits(b);
         let found = self.nishio.find(b, solution, digits);
-        #[cfg(debug_assertions)]
-        if digits != ALL_DIGITS {
+        if cfg!(debug_assertions) && digits != ALL_DIGITS {
             let all = self.nishio.find(b, solution, ALL_DIGITS);
             let at = |f: &Option<nishio::Found>| f.map(|f| (f.cell, f.digit, f.key.complexity));
             assert!(at(&all) == at(&found), "a Nishio chain skipped");

@@ -62,7 +62,18 @@ pub(crate) fn aligned_triplet(
                 // Fewer than two excluders common to both: none with any third cell.
                 continue;
             }
-            let twin = (x0 | x1) & base & !(1u128 << c0) & !(1u128 << c1);
+            let pair = 1u128 << c0 | 1u128 << c1;
+            let twin = (x0 | x1) & base & !pair;
+            // With the pair and its common peers unchanged, a triplet needs a changed third.
+            let thirds = twin
+                & if (pair | both) & changed == 0 {
+                    changed
+                } else {
+                    !0
+                };
+            if thirds == 0 {
+                continue;
+            }
             // The cells that see two of the shared excluders or more: the third cells of
             // triplets with two common excluders.
             let (mut once, mut twice) = (0u128, 0u128);
@@ -73,8 +84,7 @@ pub(crate) fn aligned_triplet(
             // The third cells whose triplet removes something, found in any order: most
             // pairs have none, and only the first of them in SE's order is the hint.
             let mut hits = 0u128;
-            let pair = 1u128 << c0 | 1u128 << c1;
-            for c2 in cells_of(twin & twice) {
+            for c2 in cells_of(thirds & twice) {
                 let common = shared & PEERS[c2];
                 let inputs = pair | 1u128 << c2 | both & PEERS[c2];
                 if inputs & changed != 0
