@@ -413,56 +413,6 @@ impl Board {
     }
 }
 
-/// The candidates of the last grid on which a technique found nothing, kept so that its next
-/// search can skip what no candidate change since has reached. A local technique (aligned
-/// pair and triplet exclusion read their cells and those cells' common peers; fish and
-/// Nishio forcing chains, one digit's places) finds nothing where its inputs are those it
-/// found nothing on, whatever the puzzle. Only grids without a naked single are kept and
-/// compared: such techniques run once those are placed, and only then do aligned
-/// exclusion's base cells depend on nothing but their own inputs.
-pub(crate) struct Quiet {
-    cands: [u16; CELLS],
-    /// Whether `cands` holds such a grid.
-    kept: bool,
-}
-
-impl Quiet {
-    pub(crate) const fn new() -> Quiet {
-        Quiet {
-            cands: [0; CELLS],
-            kept: false,
-        }
-    }
-
-    /// The cells whose candidates changed since the kept grid: all when there is none, or
-    /// `b` has a naked single.
-    pub(crate) fn changed_cells(&self, b: &Board) -> u128 {
-        if !self.kept || b.naked != 0 {
-            return !0;
-        }
-        (0..CELLS).fold(0u128, |s, c| {
-            s | u128::from(self.cands[c] != b.cands[c]) << c
-        })
-    }
-
-    /// The digits whose places changed since the kept grid: all when there is none, or `b`
-    /// has a naked single.
-    pub(crate) fn changed_digits(&self, b: &Board) -> u16 {
-        if !self.kept || b.naked != 0 {
-            return ALL_DIGITS;
-        }
-        (0..CELLS).fold(0u16, |s, c| s | (self.cands[c] ^ b.cands[c]))
-    }
-
-    /// Keeps `b` if the producer `found` nothing on it (and it has no naked single).
-    pub(crate) fn update(&mut self, b: &Board, found: bool) {
-        self.kept = !found && b.naked == 0;
-        if self.kept {
-            self.cands = b.cands;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

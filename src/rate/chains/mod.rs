@@ -50,8 +50,9 @@ mod nishio;
 mod plus;
 mod triplet;
 
-use super::board::{cells_of, Board, Quiet, ALL_DIGITS, CELLS};
+use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
 use super::hint::Hint;
+use super::quiet::Quiet;
 use super::{Difficulty, Technique};
 use forcing::{Kind, Pass};
 use links::{cell_of, digit_of, is_on};
@@ -219,15 +220,9 @@ impl Chains {
         {
             return true;
         }
-        let changed = self.triplet_quiet.changed_cells(b);
-        let found = triplet::aligned_triplet(b, hint, variant.peers_by_index, solution, changed);
-        if cfg!(debug_assertions) && changed != !0 {
-            super::same_as_whole(found, hint, |h| {
-                triplet::aligned_triplet(b, h, variant.peers_by_index, solution, !0)
-            });
-        }
-        self.triplet_quiet.update(b, found);
-        if found {
+        if self.triplet_quiet.by_cells(b, hint, |h, changed| {
+            triplet::aligned_triplet(b, h, variant.peers_by_index, solution, changed)
+        }) {
             return true;
         }
         let digits = self.nishio_quiet.changed_digits(b);
