@@ -317,6 +317,16 @@
 //!   reports them, `old & !keep != 0`) instead of a comparison: serg L1 0.986, shuffled
 //!   1106 L2 1.008, Kaggle L1 0.911, shuffled 17-clue L2 1.044 (0.87-1.25). Any work added
 //!   to the band update costs more than the comparisons it saves.
+//! - not built (2026-12-05, counted at 874254a, the same Intel Xeon): an end game that counts
+//!   the last few open cells' completions without branching. Its ceiling, as branch points
+//!   (states propagation left open) with at most 8 open cells, of all branch points: serg L1
+//!   5,613 of 57,963 (9.7%; at most 4 open: 2,951), L2 8,554 of 64,220 (13.3%; 5,027); 1106
+//!   L1 0 of 25,275, L2 3 of 50,110; 11+ (first 20,000) L1 173 of 903,152, L2 325 of
+//!   1,703,636; top1465 L1 3 of 12,075, L2 3 of 17,848; 17-clue (first 20,000) L1 5 of
+//!   10,585. It could save those nodes and the leaves under them, which are cheaper than the
+//!   average node: a few percent on serg at most, nothing on the sets that are short of 1.1x
+//!   tdoku. tdoku has none either: it counts a solution once every band's configurations
+//!   are fixed.
 
 mod bands;
 mod lanes;
