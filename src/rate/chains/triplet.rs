@@ -57,11 +57,11 @@ pub(crate) fn aligned_triplet(
             let (c0, c1) = (list[i], list[j]);
             let (x0, x1) = (PEERS[c0] & small, PEERS[c1] & small);
             let shared = x0 & x1;
-            let both = PEERS[c0] & PEERS[c1];
             if shared & shared.wrapping_sub(1) == 0 {
                 // Fewer than two excluders common to both: none with any third cell.
                 continue;
             }
+            let both = PEERS[c0] & PEERS[c1];
             let pair = 1u128 << c0 | 1u128 << c1;
             let twin = (x0 | x1) & base & !pair;
             // With the pair and its common peers unchanged, a triplet needs a changed third.
