@@ -40,27 +40,11 @@ fn solution(p: &Grid) -> Grid {
 /// Chains start at 6.5.
 const CHAINS: Difficulty = Difficulty(65);
 
-/// Nested forcing chains of level 4 (10.5) are the first producer the engine does not have:
-/// a puzzle whose SE path needs them or anything later is capped, at no more than SE's
-/// rating.
-const NESTED_4: Difficulty = Difficulty(105);
-
-/// Checks one rating against SE's: exact when not capped, never above SE's when capped
-/// (only a path needing a producer the engine lacks may be capped). Whether exact.
-fn check(p: &Grid, r: &Rating, [er, ep, ed]: [Difficulty; 3]) -> bool {
-    if r.capped {
-        assert!(er >= NESTED_4, "{}: capped, SE {er}", p.to_line());
-        assert!(
-            r.er <= er,
-            "{}: capped at {} above SE's {er}",
-            p.to_line(),
-            r.er
-        );
-        false
-    } else {
-        assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
-        true
-    }
+/// Checks one rating against SE's: never capped (every producer of SE's ladder is in the
+/// engine), and exact.
+fn check(p: &Grid, r: &Rating, [er, ep, ed]: [Difficulty; 3]) {
+    assert!(!r.capped, "{}: capped, SE {er}", p.to_line());
+    assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
 }
 
 #[test]
@@ -69,7 +53,8 @@ fn agrees_with_sudoku_explainer_fixtures() {
     let mut exact = 0;
     for (p, ratings, _) in fixtures("rate/se-1.2.1.3.txt") {
         let r = rater.rate(&p, &solution(&p));
-        exact += usize::from(check(&p, &r, ratings));
+        check(&p, &r, ratings);
+        exact += 1;
     }
     assert!(exact >= 150, "{exact} exact ratings");
 }
@@ -174,8 +159,7 @@ fn se_name(hardest: &str) -> String {
 
 /// Puzzles SE rates with cycles, forcing chains, aligned triplet exclusion, Nishio,
 /// multiple (cell, region), dynamic forcing chains and dynamic forcing chains (+) (6.5-9.0 +
-/// length): ER/EP/ED and the hardest technique are SE's; paths needing nested forcing chains
-/// of level 4 or more (10.5 and up) are capped at most at SE's rating.
+/// length): ER/EP/ED and the hardest technique are SE's, and no rating is capped.
 #[test]
 fn chains_agree_with_sudoku_explainer() {
     let mut rater = Rater::default();
@@ -183,12 +167,11 @@ fn chains_agree_with_sudoku_explainer() {
     let mut seen = HashSet::new();
     for (p, ratings, hardest) in fixtures("rate/se-chains.txt") {
         let r = rater.rate(&p, &solution(&p));
-        if check(&p, &r, ratings) {
-            let ours = r.hardest.expect("a step");
-            assert_eq!(ours.name(), se_name(&hardest), "{}", p.to_line());
-            seen.insert(ours);
-            exact += 1;
-        }
+        check(&p, &r, ratings);
+        let ours = r.hardest.expect("a step");
+        assert_eq!(ours.name(), se_name(&hardest), "{}", p.to_line());
+        seen.insert(ours);
+        exact += 1;
     }
     assert!(exact >= 316, "{exact} exact ratings");
     for t in [
@@ -211,9 +194,8 @@ fn chains_agree_with_sudoku_explainer() {
     }
 }
 
-/// Sukaku's default set against Sukaku Explainer's own ratings: exact, chains included;
-/// capped only where a path needs nested forcing chains of level 4 or more (10.5 and up),
-/// never above Sukaku's rating.
+/// Sukaku's default set against Sukaku Explainer's own ratings: exact, chains included, and
+/// never capped.
 #[test]
 fn sukaku_ladder_agrees_with_sukaku_explainer() {
     let mut rater = Rater::new(RateOptions {
@@ -223,13 +205,9 @@ fn sukaku_ladder_agrees_with_sukaku_explainer() {
     let mut exact = 0;
     for (p, [er, ep, ed], _) in fixtures("rate/sukaku.txt") {
         let r = rater.rate(&p, &solution(&p));
-        if r.capped {
-            assert!(er >= NESTED_4, "{}: capped, Sukaku {er}", p.to_line());
-            assert!(r.er <= er, "{}: capped at {} above {er}", p.to_line(), r.er);
-        } else {
-            assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
-            exact += 1;
-        }
+        assert!(!r.capped, "{}: capped, Sukaku {er}", p.to_line());
+        assert_eq!((r.er, r.ep, r.ed), (er, ep, ed), "{}", p.to_line());
+        exact += 1;
     }
     assert!(exact >= 60, "{exact} exact ratings");
 }
@@ -262,8 +240,8 @@ fn sukaku_only(t: Technique) -> bool {
 
 /// One set of puzzles per technique Sukaku's default set adds to SE's or runs its own way
 /// (strong-link fish, wings, lkSudoku's unique loops and BUG): the rating and the hardest
-/// technique are Sukaku's, every technique of the fixture is seen (a path may be capped
-/// after its hardest step only where chains follow it). The bank's ladder
+/// technique are Sukaku's, every technique of the fixture is seen, no path is capped. The
+/// bank's ladder
 /// (`Ladder::Sukaku`, no UVWXYZ- nor TUVWXYZ-Wing) rates the same, except that a path
 /// needing one of those wings needs chains instead there.
 #[test]
@@ -281,9 +259,8 @@ fn every_sukaku_technique_agrees_with_sukaku_explainer() {
         let s = solution(&p);
         let r = default.rate(&p, &s);
         let name = sukaku_name(&hardest);
-        // Only chains after the hardest step (Sukaku's 6.5 and up) may cap the path.
         assert!(
-            !r.capped || er >= CHAINS,
+            !r.capped,
             "{}: capped at {}, Sukaku {er}",
             p.to_line(),
             r.er

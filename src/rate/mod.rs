@@ -50,14 +50,14 @@
 //! | 27 | the same, (+ Forcing Chains) | 9.5 + length bonus | as 26, and when those rules find nothing, the removals of the cycles and forcing chains of 21 on the reduced grid (nested forcing chains, level 2; [`chains`](self)) |
 //! | 28 | the same, (+ Multiple Forcing Chains) | 10.0 + length bonus | as 27, and when the forcing chains find nothing either, the removals of the cell and region forcing chains of 24 on the reduced grid (nested forcing chains, level 3; [`chains`](self)) |
 //! | 29 | the same, (+ Dynamic Forcing Chains) | 10.5 + length bonus | as 26, and when those rules find nothing, the removals of the dynamic forcing chains of 25 on the reduced grid (nested forcing chains, level 4; [`chains`](self)) |
+//! | 30 | the same, (+ Dynamic Forcing Chains (+ Forcing Chains)) | 11.0 + length bonus | as 29, and when the dynamic forcing chains find nothing either, the removals of the nested forcing chains of 27 on the reduced grid (nested forcing chains, level 5; [`chains`](self)) |
 //!
 //! Note the list order is not difficulty order (a 10-cell loop, 5.0, comes before a naked
 //! quad; XYZ-Wing, 4.4, before a rectangle): SE's order decides, as here.
 //!
-//! SE's last chain producer (nested chains of level 5, 11.0 and up, which nest level 2
-//! inside each propagation) is not in the engine: a puzzle whose path needs it is
-//! **capped**: its rating is the path so far and [`Rating::capped`] is set, never a wrong
-//! number.
+//! When SE's last chain producer finds nothing either (SE then rates the puzzle 20.0), the
+//! path stops there: its rating is the path so far and [`Rating::capped`] is set, never a
+//! wrong number.
 //!
 //! # The Sukaku ladders ([`Ladder::Sukaku`], [`Ladder::SukakuDefault`])
 //!
@@ -92,8 +92,8 @@
 //! TUVWXYZ-Wing (Sukaku
 //! so configured agrees with the bank on 99.3% of a 744-puzzle diabolical sample, the full
 //! default set on 96.4%: with UVWXYZ-Wing on, its 6.6 replaces the bank's 6.7-7.7 chains).
-//! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. As with
-//! SE's ladder, a path that needs nested chains of level 5 (11.0 and up) is capped.
+//! [`Ladder::SukakuDefault`] is the default set as Sukaku's current release runs it. Both
+//! go on, as SE's ladder does, up to nested forcing chains of level 5.
 //!
 //! # Speed: what is kept between steps
 //!
@@ -472,6 +472,19 @@ techniques! {
     /// A dynamic region forcing chain whose propagations nest dynamic forcing chains (level
     /// 4).
     DynamicRegionForcingChainsNestedDynamic => "Dynamic Region Forcing Chains (+ Dynamic Forcing Chains)",
+    /// A dynamic contradiction whose propagation, when the basic rules and the dynamic
+    /// forcing chains find nothing, also applies nested forcing chains of level 2 to the
+    /// reduced grid (nested forcing chains, level 5).
+    DynamicContradictionForcingChainsNestedDynamicNested => "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))",
+    /// A dynamic double forcing chain whose propagations nest nested forcing chains of
+    /// level 2 (level 5).
+    DynamicDoubleForcingChainsNestedDynamicNested => "Dynamic Double Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))",
+    /// A dynamic cell forcing chain whose propagations nest nested forcing chains of level
+    /// 2 (level 5).
+    DynamicCellForcingChainsNestedDynamicNested => "Dynamic Cell Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))",
+    /// A dynamic region forcing chain whose propagations nest nested forcing chains of
+    /// level 2 (level 5).
+    DynamicRegionForcingChainsNestedDynamicNested => "Dynamic Region Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains))",
 }
 
 impl fmt::Display for Technique {
@@ -496,8 +509,8 @@ pub struct Rating {
     pub hardest: Option<Technique>,
     /// Steps taken.
     pub steps: u32,
-    /// The path stopped early: a technique the engine does not have was needed, or the
-    /// next step was harder than `max_rating`.
+    /// The path stopped early: no technique of the ladder applied, or the next step was
+    /// harder than `max_rating`.
     pub capped: bool,
 }
 
@@ -859,6 +872,10 @@ fn is_chain(technique: Technique) -> bool {
             | DynamicDoubleForcingChainsNestedDynamic
             | DynamicCellForcingChainsNestedDynamic
             | DynamicRegionForcingChainsNestedDynamic
+            | DynamicContradictionForcingChainsNestedDynamicNested
+            | DynamicDoubleForcingChainsNestedDynamicNested
+            | DynamicCellForcingChainsNestedDynamicNested
+            | DynamicRegionForcingChainsNestedDynamicNested
     )
 }
 

@@ -263,7 +263,7 @@ pub struct RateStats {
     pub records: u64,
     /// Records rated (capped ones included).
     pub rated: u64,
-    /// Rated records whose path stopped early (a technique the engine lacks, or
+    /// Rated records whose path stopped early (no technique of the ladder applies, or
     /// `--max-rating`): their ER is a lower bound.
     pub capped: u64,
     /// Records with two or more solutions.

@@ -32,7 +32,7 @@ no INPUT reads stdin).
 
 Output (one record per input record, in input order):
   line    ER/EP/ED as serate prints it (2.6/1.2/1.2), then \" capped\" when the path stopped
-          early (a technique the engine lacks, or --max-rating): the rating is then a lower
+          early (no technique of the ladder applies, or --max-rating): the rating is a lower
           bound; a record that was not rated gets its status word
   csv     line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error
   jsonl   the same fields; with --steps, each record's steps first (\"kind\":\"step\": line,
@@ -85,8 +85,7 @@ pub struct RateArgs {
     /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
     /// rated the Sudoku Exchange bank) or sukaku-default (Sukaku Explainer's default set as
     /// its current release runs it: sukaku and the UVWXYZ- and TUVWXYZ-Wings). Every ladder
-    /// has chains up to nested forcing chains of level 4 (10.5 + length bonus); a path
-    /// needing level 5 (11.0 and up) is capped.
+    /// has chains up to nested forcing chains of level 5 (11.0 + length bonus), as SE.
     #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
     pub ladder: Ladder,
 

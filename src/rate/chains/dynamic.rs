@@ -88,7 +88,8 @@ pub(crate) struct Implied {
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
     clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
     /// 0: dynamic forcing chains; 1: (+), the basic rules run when the links run dry; 2:
-    /// nested, SE's first chaining producer after them; 3: its multiple forcing chains too.
+    /// nested, SE's first chaining producer after them; 3: its multiple forcing chains too;
+    /// 4: dynamic forcing chains instead; 5: and nested chains of level 2 after them.
     level: u8,
     /// The parents of each hint of the basic rules (or of a nested chain) that made a
     /// removal (reserved once: at most one a removal, so never more than the candidates).
@@ -376,7 +377,19 @@ impl Implied {
         if kept && self.depth[p as usize].get() & EXACT != 0 {
             return u32::from(self.depth_of(p));
         }
-        let count = self.walk(p, parents, |_, pp| match self.rule_index(pp.first) {
+        let count = self.walk(p, parents, |_, pp| self.nested_extra(pp, nested));
+        if kept {
+            // At most 1,458 potentials: a count fits.
+            self.depth[p as usize].set(count as u16 | EXACT);
+        }
+        count
+    }
+
+    /// The complexity of the nested chain that made a removal with parents `pp`, if there
+    /// is one and it is not yet in `nested` (it is put there); else 0.
+    #[inline]
+    fn nested_extra(&self, pp: Parents, nested: &mut NestSet<'_>) -> u32 {
+        match self.rule_index(pp.first) {
             Some(k) => {
                 let (extra, chain) = self.rule_nested[k];
                 if extra > 0 && nested.insert(chain) {
@@ -386,12 +399,7 @@ impl Implied {
                 }
             }
             None => 0,
-        });
-        if kept {
-            // At most 1,458 potentials: a count fits.
-            self.depth[p as usize].set(count as u16 | EXACT);
         }
-        count
     }
 
     /// Visits `p` and its distinct ancestors (hidden parents and a basic rule's parents
@@ -436,13 +444,14 @@ impl Implied {
         count
     }
 
-    /// Walks the ancestors of `p` as [`Implied::ancestors`] does (without nested chains: a
-    /// propagation of dynamic forcing chains, level 0): adds to `rules` the candidates
-    /// `src` had and `b` (the grid propagated from) lost that each "on" ancestor but the
-    /// assumption rests on (SE's `collectRuleParents`: its cell's lost candidates when the
-    /// cell implied it, the digit's lost places in the house that did), and mixes each
-    /// ancestor into a fingerprint of the chain; the ancestor count and the fingerprint.
-    /// `parents`: those of a new potential of a clash, instead of the stored ones.
+    /// Walks the ancestors of `p` as [`Implied::ancestors`] does (the nested chains it
+    /// rests on that are not yet in `nested` counted in, and put there): adds to `rules`
+    /// the candidates `src` had and `b` (the grid propagated from) lost that each "on"
+    /// ancestor but the assumption rests on (SE's `collectRuleParents`: its cell's lost
+    /// candidates when the cell implied it, the digit's lost places in the house that
+    /// did), and mixes each ancestor into a fingerprint of the chain; the complexity and
+    /// the fingerprint. `parents`: those of a new potential of a clash, instead of the
+    /// stored ones.
     fn rule_walk(
         &self,
         src: &Board,
@@ -450,6 +459,7 @@ impl Implied {
         p: u16,
         parents: Option<Parents>,
         rules: &mut CandSet,
+        nested: &mut NestSet<'_>,
     ) -> (u32, u64) {
         let mut print = 0u64;
         let count = self.walk(p, parents, |q, pp| {
@@ -466,7 +476,7 @@ impl Implied {
                     }
                 }
             }
-            0
+            self.nested_extra(pp, nested)
         });
         (count, print)
     }
@@ -489,29 +499,39 @@ pub(crate) struct Every {
     off: Box<Implied>,
     places: Vec<Box<Implied>>,
     common: [u64; WORDS],
-    /// The (unused) nested scratch a propagation of level 0 is handed.
+    /// The difficulty of the hints before the length bonus.
+    base: f64,
+    /// The nested scratch the propagations are handed (unused at level 0).
     nest: Box<Nest>,
 }
 
 impl Every {
-    pub(crate) fn new() -> Box<Every> {
+    /// Every hint of dynamic forcing chains (`level` 0, nested at level 4) or of nested
+    /// forcing chains of level 2 (nested at level 5).
+    pub(crate) fn new(level: u8) -> Box<Every> {
+        debug_assert!(level == 0 || level == 2);
         Box::new(Every {
-            per_digit: (0..9).map(|_| Box::new(Implied::new(0))).collect(),
-            off: Box::new(Implied::new(0)),
-            places: (0..9).map(|_| Box::new(Implied::new(0))).collect(),
+            per_digit: (0..9).map(|_| Box::new(Implied::new(level))).collect(),
+            off: Box::new(Implied::new(level)),
+            places: (0..9).map(|_| Box::new(Implied::new(level))).collect(),
             common: [0; WORDS],
-            nest: Nest::new(0),
+            base: BASES[level as usize],
+            nest: Nest::new(level),
         })
     }
 
-    /// Every hint of dynamic forcing chains (SE's `Chaining(true, true, false, 0)`) on `b`,
-    /// a grid the assumptions of a dynamic propagation reduced from `src`, in SE's discovery
+    /// Every hint of dynamic forcing chains (SE's `Chaining(true, true, false, 0)`), or of
+    /// nested forcing chains of level 2 (`Chaining(true, true, false, 2)`), on `b`, a grid
+    /// the assumptions of a dynamic propagation reduced from `src`, in SE's discovery
     /// order ([`Dynamic::find`]'s), appended to `out`; a hint that removes nothing is left
     /// out, and nothing is cut (as in
     /// [`Search::every_hint`](super::forcing::Search::every_hint)). A hint's rule parents
-    /// are those of the "on" potentials of all its chains; the assumptions of a cell hint
-    /// count as the cell's naked single, those of a region hint as the house's hidden
-    /// single, those of a contradiction or double forcing chain as nothing.
+    /// are those of the "on" potentials of all its chains (at level 2, through the
+    /// removals of the basic rules and nested chains of its propagations, whose parents
+    /// SE walks too); the assumptions of a cell hint count as the cell's naked single,
+    /// those of a region hint as the house's hidden single, those of a contradiction or
+    /// double forcing chain as nothing. At level 2 a hint's complexity counts each nested
+    /// chain it rests on once, as [`Dynamic::find`]'s do.
     pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
         for c in cells_of(b.open) {
             let cands = b.cands[c];
@@ -530,13 +550,13 @@ impl Every {
     fn binary(&mut self, src: &Board, b: &Board, c: usize, v: usize, out: &mut Vec<Nested>) {
         let own = &mut self.per_digit[v];
         own.propagate(b, potential(c, v, true), &mut self.nest);
-        if let Some(hint) = clash_hint(src, b, own, 1 << v, c, out.len()) {
+        if let Some(hint) = clash_hint(src, b, self.base, own, 1 << v, c, out.len()) {
             out.push(hint);
         }
         self.off
             .propagate(b, potential(c, v, false), &mut self.nest);
         let others = b.cands[c] & !(1 << v);
-        if let Some(hint) = clash_hint(src, b, &self.off, others, c, out.len()) {
+        if let Some(hint) = clash_hint(src, b, self.base, &self.off, others, c, out.len()) {
             out.push(hint);
         }
         if b.cands[c].count_ones() < 3 {
@@ -547,7 +567,8 @@ impl Every {
             for &p in own.found() {
                 if is_on(p) == kind && self.off.has(p) {
                     let chains = [&**own, &*self.off];
-                    if let Some(hint) = conclusion(src, b, p, 1, &chains, out.len()) {
+                    let at = (p, self.base, 1);
+                    if let Some(hint) = conclusion(src, b, at, &chains, out.len()) {
                         out.push(hint);
                     }
                 }
@@ -589,7 +610,8 @@ impl Every {
                     if is_on(p) != on || self.common[p as usize >> 6] >> (p & 63) & 1 == 0 {
                         continue;
                     }
-                    if let Some(mut hint) = conclusion(src, b, p, 6, &chains[..n], out.len()) {
+                    let at = (p, self.base, 6);
+                    if let Some(mut hint) = conclusion(src, b, at, &chains[..n], out.len()) {
                         add_cells(&mut hint.parents, lost, v);
                         out.push(hint);
                     }
@@ -612,7 +634,7 @@ impl Every {
                 if is_on(p) != on || !chains.iter().all(|x| x.has(p)) {
                     continue;
                 }
-                if let Some(mut hint) = conclusion(src, b, p, 5, chains, out.len()) {
+                if let Some(mut hint) = conclusion(src, b, (p, self.base, 5), chains, out.len()) {
                     add_digits(&mut hint.parents, c, src.cands[c] & !b.cands[c]);
                     out.push(hint);
                 }
@@ -626,6 +648,7 @@ impl Every {
 fn clash_hint(
     src: &Board,
     b: &Board,
+    base: f64,
     x: &Implied,
     removals: u16,
     c: usize,
@@ -639,20 +662,24 @@ fn clash_hint(
     });
     let mut hint = forcing::nested(Key::NONE, order);
     add_digits(&mut hint.removals, c, removals);
-    let (n1, p1) = x.rule_walk(src, b, on, on_parents, &mut hint.parents);
-    let (n2, p2) = x.rule_walk(src, b, off, off_parents, &mut hint.parents);
-    hint.key = Key::new(BASE, n1 + n2, 7);
+    let mut nodes = x.nodes.borrow_mut();
+    nodes.clear();
+    let mut head = 0;
+    let mut nested = NestSet::new(&mut nodes, &mut head);
+    let (n1, p1) = x.rule_walk(src, b, on, on_parents, &mut hint.parents, &mut nested);
+    let (n2, p2) = x.rule_walk(src, b, off, off_parents, &mut hint.parents, &mut nested);
+    hint.key = Key::new(base, n1 + n2, 7);
     hint.chain = p1.rotate_left(17) ^ p2;
     Some(hint)
 }
 
-/// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery place
-/// `order`), its rule parents but those of the assumptions; none if it removes nothing.
+/// The hint concluding `p` from the propagations `chains` (difficulty `base` before the
+/// length bonus, sort key `sort`, discovery place `order`), its rule parents but those of
+/// the assumptions; none if it removes nothing.
 fn conclusion(
     src: &Board,
     b: &Board,
-    p: u16,
-    sort: u8,
+    (p, base, sort): (u16, f64, u8),
     chains: &[&Implied],
     order: usize,
 ) -> Option<Nested> {
@@ -660,13 +687,17 @@ fn conclusion(
     let mut parents = [0; SET_WORDS];
     let mut complexity = 0;
     let mut print = 0u64;
+    let mut nodes = chains[0].nodes.borrow_mut();
+    nodes.clear();
+    let mut head = 0;
+    let mut nested = NestSet::new(&mut nodes, &mut head);
     for x in chains {
-        let (n, chain) = x.rule_walk(src, b, p, None, &mut parents);
+        let (n, chain) = x.rule_walk(src, b, p, None, &mut parents, &mut nested);
         complexity += n;
         print = print.rotate_left(17) ^ chain;
     }
     Some(Nested {
-        key: Key::new(BASE, complexity, sort),
+        key: Key::new(base, complexity, sort),
         order: order as u32,
         removals,
         parents,
@@ -713,7 +744,7 @@ pub(crate) enum Kind {
 /// Other places' propagations kept by a producer of each level ([`CellRegion`]): only
 /// dynamic forcing chains keep any (from (+) on, a propagation holds room for the rules'
 /// parents, tens of kilobytes more).
-const KEEP: [usize; 5] = [64, 0, 0, 0, 0];
+const KEEP: [usize; 6] = [64, 0, 0, 0, 0, 0];
 
 /// The difficulty of dynamic forcing chains, before the length bonus.
 const BASE: f64 = 8.5;
@@ -725,6 +756,17 @@ const BASE_NESTED: f64 = 9.5;
 const BASE_NESTED_3: f64 = 10.0;
 /// The difficulty of nested forcing chains of level 4, before the length bonus.
 const BASE_NESTED_4: f64 = 10.5;
+/// The difficulty of nested forcing chains of level 5, before the length bonus.
+const BASE_NESTED_5: f64 = 11.0;
+/// The difficulties before the length bonus, by level.
+const BASES: [f64; 6] = [
+    BASE,
+    BASE_PLUS,
+    BASE_NESTED,
+    BASE_NESTED_3,
+    BASE_NESTED_4,
+    BASE_NESTED_5,
+];
 
 /// The best dynamic forcing chain so far.
 pub(crate) type Found = key::Found<Kind>;
@@ -736,7 +778,7 @@ pub(crate) struct Dynamic {
     off: Box<Implied>,
     /// The nested producers' scratch (used from level 2).
     nest: Box<Nest>,
-    /// 8.5, 9.0 for dynamic forcing chains (+), 9.5 and 10.0 nested.
+    /// 8.5, 9.0 for dynamic forcing chains (+), 9.5 to 11.0 nested.
     base: f64,
     /// The potentials both "v on" and "v off" imply, in the order they are offered.
     list: Vec<u16>,
@@ -744,7 +786,7 @@ pub(crate) struct Dynamic {
 
 impl Dynamic {
     /// Dynamic forcing chains (`level` 0), dynamic forcing chains (+) (1), or nested
-    /// forcing chains of level 2 or 3 (one scratch for levels 1-3: see
+    /// forcing chains of levels 2 to 5 (one scratch for levels 1 to `level`: see
     /// [`Dynamic::set_level`]).
     pub(crate) fn new(level: u8) -> Box<Dynamic> {
         // Built piece by piece: the whole, built at once, would pass through the stack.
@@ -752,15 +794,15 @@ impl Dynamic {
             cr: CellRegion::new(|| Implied::new(level), level >= 2, KEEP[level as usize]),
             off: Box::new(Implied::new(level)),
             nest: Nest::new(level),
-            base: [BASE, BASE_PLUS, BASE_NESTED, BASE_NESTED_3, BASE_NESTED_4][level as usize],
+            base: BASES[level as usize],
             list: Vec::with_capacity(POTENTIALS),
         })
     }
 
-    /// Makes a producer made at level 4 (which has the scratch of levels 1-4) one of
-    /// `level` 1 to 4.
+    /// Makes a producer made at level 5 (which has the scratch of levels 1-5) one of
+    /// `level` 1 to 5.
     pub(crate) fn set_level(&mut self, level: u8) {
-        debug_assert!((1..=4).contains(&level));
+        debug_assert!((1..=5).contains(&level));
         for x in self
             .cr
             .per_digit
@@ -771,7 +813,7 @@ impl Dynamic {
             x.level = level;
         }
         self.nest.set_level(level);
-        self.base = [BASE_PLUS, BASE_NESTED, BASE_NESTED_3, BASE_NESTED_4][level as usize - 1];
+        self.base = BASES[level as usize];
     }
 
     /// The producer: the first of the least hints.

@@ -14,7 +14,7 @@
 //! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`]) |
 //! | 28 | nested, level 3: Dynamic Forcing Chains (+ Multiple Forcing Chains) | 10.0 + bonus | yes ([`dynamic`], with [`nested`] and [`multiple`]) |
 //! | 29 | nested, level 4: Dynamic Forcing Chains (+ Dynamic Forcing Chains) | 10.5 + bonus | yes ([`dynamic`], with [`nested`]) |
-//! | 30 | nested, level 5 | 11.0 + bonus | no: capped here |
+//! | 30 | nested, level 5: Dynamic Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains)) | 11.0 + bonus | yes ([`dynamic`], with [`nested`]) |
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
@@ -22,8 +22,9 @@
 //! exclusion lists a cell's peers by index, and its TUVWXYZ-Wing (7.5, not in the Exchange
 //! bank's ratings) runs between the static chains and aligned triplet exclusion.
 //!
-//! A step that reaches the first producer the engine does not have is **capped** (the
-//! rating so far, [`Rating::capped`](crate::rate::Rating::capped)): never a wrong number.
+//! A step on which the last producer finds nothing either (SE rates the puzzle 20.0) is
+//! **capped** (the rating so far, [`Rating::capped`](crate::rate::Rating::capped)): never
+//! a wrong number.
 //! Likewise, when `max_rating` is below a producer's least difficulty, nothing from it on
 //! can be a step under the cap, so the path stops there as capped without searching.
 //!
@@ -48,6 +49,8 @@ mod multiple;
 mod nested;
 mod nishio;
 mod plus;
+#[cfg(test)]
+mod tests;
 mod triplet;
 
 use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
@@ -78,7 +81,7 @@ pub(crate) struct Chains {
     nishio: nishio::Nishio,
     multiple: Box<multiple::Multiple>,
     dynamic: Box<dynamic::Dynamic>,
-    /// Dynamic forcing chains (+) and nested forcing chains of levels 2 to 4, one scratch
+    /// Dynamic forcing chains (+) and nested forcing chains of levels 2 to 5, one scratch
     /// (and one memo of the reduced grids' hints, which the levels retrace).
     plus: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
@@ -99,13 +102,13 @@ enum Last {
     Nishio(nishio::Found),
     Multiple(multiple::Found),
     Dynamic(dynamic::Found),
-    /// Dynamic forcing chains (+) (level 1) or nested ones (levels 2-4).
+    /// Dynamic forcing chains (+) (level 1) or nested ones (levels 2-5).
     Plus(u8, dynamic::Found),
 }
 
-/// The techniques of dynamic forcing chains (+) and nested forcing chains of levels 2-4, by
+/// The techniques of dynamic forcing chains (+) and nested forcing chains of levels 2-5, by
 /// level from 1 and kind of hint (contradiction, double, cell, region).
-const PLUS_TECHNIQUES: [[Technique; 4]; 4] = {
+const PLUS_TECHNIQUES: [[Technique; 4]; 5] = {
     use Technique::*;
     [
         [
@@ -132,6 +135,12 @@ const PLUS_TECHNIQUES: [[Technique; 4]; 4] = {
             DynamicCellForcingChainsNestedDynamic,
             DynamicRegionForcingChainsNestedDynamic,
         ],
+        [
+            DynamicContradictionForcingChainsNestedDynamicNested,
+            DynamicDoubleForcingChainsNestedDynamicNested,
+            DynamicCellForcingChainsNestedDynamicNested,
+            DynamicRegionForcingChainsNestedDynamicNested,
+        ],
     ]
 };
 
@@ -157,7 +166,7 @@ impl Chains {
             nishio: nishio::Nishio::new(),
             multiple: multiple::Multiple::new(),
             dynamic: dynamic::Dynamic::new(0),
-            plus: dynamic::Dynamic::new(4),
+            plus: dynamic::Dynamic::new(5),
             last: Last::None,
             triplet_quiet: Quiet::new(),
             nishio_quiet: Quiet::new(),
@@ -187,7 +196,7 @@ impl Chains {
     }
 
     /// Runs the chain producers in SE's order, as `variant` changes it; the step is in
-    /// `hint`. `false` when a producer the engine does not have would be next (or `max`
+    /// `hint`. `false` when none finds anything (or `max`
     /// rules the rest out).
     pub(crate) fn find(
         &mut self,
@@ -260,7 +269,7 @@ impl Chains {
             self.last = Last::Dynamic(found);
             return true;
         }
-        // Dynamic forcing chains (+) (level 1, 9.0) and nested ones (levels 2-4, 9.5-10.5).
+        // Dynamic forcing chains (+) (level 1, 9.0) and nested ones (levels 2-5, 9.5-11.0).
         for (level, techniques) in (1..).zip(PLUS_TECHNIQUES) {
             if below(85 + 5 * level) {
                 return false;

@@ -29,8 +29,16 @@
 //! [`dynamic::Every`] on the reduced grid, sorted and deduplicated alike. Its rule parents
 //! are the lost candidates each "on" potential of its chains rests on (the cell's when the
 //! cell implied it, the house's places of the digit when a house did), and the
-//! assumptions' as at level 3 (none for a contradiction or double forcing chain). Level 5
-//! (11.0, which nests level 2 inside) is not in the engine: a step that needs it is capped.
+//! assumptions' as at level 3 (none for a contradiction or double forcing chain).
+//!
+//! Level 5 (11.0 + length bonus, `Chaining(true, true, false, 5)`, "(+ Dynamic Forcing
+//! Chains (+ Forcing Chains))") nests, after those dynamic forcing chains and only when
+//! none of their hints rests on the removals, every hint of nested forcing chains of level
+//! 2 on the reduced grid ([`dynamic::Every`] at level 2: its propagations nest "Forcing
+//! Chains & Cycles" in turn, on grids reduced twice), sorted and deduplicated alike. Their
+//! rule parents are found as at level 4, walking through the removals of the basic rules
+//! and nested chains within (SE's `collectRuleParents` follows every parent), and their
+//! complexity counts their own nested chains, once each.
 //!
 //! A nested chain is known by a fingerprint of its potentials (in order; at level 4, each
 //! branch's as a set) ([`NestSet`]): SE
@@ -65,11 +73,13 @@ const ROOM_DYNAMIC: usize = 1 << 14;
 /// Scratch of the nested producers' searches; one per dynamic producer.
 pub(crate) struct Nest {
     /// 2: SE's first chaining producer nests; 3: multiple forcing chains too; 4: dynamic
-    /// forcing chains instead of both.
+    /// forcing chains instead of both; 5: nested chains of level 2 after those.
     level: u8,
     search: Search,
     every: Option<Box<Every>>,
     dynamic: Option<Box<dynamic::Every>>,
+    /// Every hint of nested forcing chains of level 2 (from level 5).
+    nested: Option<Box<dynamic::Every>>,
     board: Board,
     hints: Vec<Nested>,
     /// (hash of the removals, place in the sorted hints).
@@ -99,16 +109,18 @@ struct Entry {
     cands: [u16; CELLS],
     rules: Option<(u32, u32)>,
     /// By [`Producer`].
-    nested: [Option<(u32, u32)>; 3],
+    nested: [Option<(u32, u32)>; 4],
 }
 
 /// A producer nested on reduced grids: "Forcing Chains & Cycles" (levels 2 and 3), multiple
-/// forcing chains (level 3), dynamic forcing chains (level 4).
+/// forcing chains (level 3), dynamic forcing chains (levels 4 and 5), nested forcing
+/// chains of level 2 (level 5).
 #[derive(Clone, Copy)]
 enum Producer {
     Forcing,
     Multiple,
     Dynamic,
+    Nested,
 }
 
 /// The basic rules' and the nested producers' hints by reduced grid, for one step's grid:
@@ -179,7 +191,7 @@ impl Memo {
         self.entries.push(Entry {
             cands: *cands,
             rules: None,
-            nested: [None; 3],
+            nested: [None; 4],
         });
         self.table[slot] = self.entries.len() as u32;
         self.entries.len() - 1
@@ -209,7 +221,8 @@ impl Nest {
             level,
             search: Search::new(),
             every: (level >= 3).then(Every::new),
-            dynamic: (level >= 4).then(dynamic::Every::new),
+            dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
+            nested: (level >= 5).then(|| dynamic::Every::new(2)),
             board: Board::blank(),
             hints: Vec::with_capacity(n),
             keyed: Vec::with_capacity(n),
@@ -218,7 +231,7 @@ impl Nest {
         })
     }
 
-    /// Nest as level `level` does (1 to 4; the scratch of a level is made at `new` or never).
+    /// Nest as level `level` does (1 to 5; the scratch of a level is made at `new` or never).
     pub(crate) fn set_level(&mut self, level: u8) {
         self.level = level;
     }
@@ -267,8 +280,9 @@ impl Nest {
     /// The hints SE's nested producers give on `src` reduced to (`cands`, `planes`) that
     /// rest on the reduction, in SE's order: those of "Forcing Chains & Cycles", or if none
     /// of them does (level 3), those of multiple forcing chains; at level 4 those of dynamic
-    /// forcing chains; `emit(parents, removals,
-    /// complexity, fingerprint)` for each. Whether there was one.
+    /// forcing chains, or if none of them does (level 5), those of nested forcing chains of
+    /// level 2; `emit(parents, removals, complexity, fingerprint)` for each. Whether there
+    /// was one.
     pub(crate) fn hints(
         &mut self,
         src: &Board,
@@ -281,7 +295,8 @@ impl Nest {
             2 => &[Producer::Forcing],
             3 => &[Producer::Forcing, Producer::Multiple],
             // "Dynamic Forcing Chains already cover Simple and Multiple Forcing Chains".
-            _ => &[Producer::Dynamic],
+            4 => &[Producer::Dynamic],
+            _ => &[Producer::Dynamic, Producer::Nested],
         };
         let mut e = self.memo.entry(src, cands);
         let mut built = false;
@@ -323,6 +338,10 @@ impl Nest {
             }
             Producer::Dynamic => {
                 let every = self.dynamic.as_mut().expect("level 4 has the scratch");
+                every.hints(src, b, out);
+            }
+            Producer::Nested => {
+                let every = self.nested.as_mut().expect("level 5 has the scratch");
                 every.hints(src, b, out);
             }
         }
