@@ -408,8 +408,8 @@ class RateResult(_Result):
             (255: none).
         techniques: the technique names, in ladder order.
         steps: (n,) uint32 steps on the path.
-        capped: (n,) bool: the path stopped early (it needs chains, which the engine does not
-            have, or a step above ``max_rating``): the ratings are a lower bound.
+        capped: (n,) bool: the path stopped early (no technique of the ladder applies, or
+            the next step is above ``max_rating``): the ratings are a lower bound.
         status: (n,) uint8 of :class:`Status` values of the uniqueness proof (limit 2): only
             ``SOLVED`` rows are rated.
         errors: ``{row: message}`` for the rows not rated.
@@ -480,7 +480,7 @@ def rate(
             ``capped``).
         threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).
 
-    A puzzle whose path needs nested forcing chains of level 5 (ratings of 11.0 and up) is ``capped``: its ratings are those of the path so far, never a wrong number.
+    A ``capped`` puzzle's ratings are those of the path so far, never a wrong number.
     """
     fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                           threads=threads)
