@@ -457,6 +457,20 @@ pub(crate) struct Nested {
     pub chain: u64,
 }
 
+impl Nested {
+    /// SE's order of a producer's hints: by [`Key::before`], then as discovered (SE's sort
+    /// is stable).
+    pub(crate) fn se_order(&self, other: &Nested) -> std::cmp::Ordering {
+        if self.key.before(&other.key) {
+            std::cmp::Ordering::Less
+        } else if other.key.before(&self.key) {
+            std::cmp::Ordering::Greater
+        } else {
+            self.order.cmp(&other.order)
+        }
+    }
+}
+
 impl Search {
     /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
     /// reduced from `src`, in discovery order, appended to `out`; a hint that removes

@@ -383,15 +383,7 @@ impl Nest {
     /// SE does, keeps the first of those with the same removals, and stores those that
     /// rest on the reduction: the entry (made again if the memo was full) and their range.
     fn keep(&mut self, src: &Board, cands: &[u16; CELLS], e: usize) -> (usize, (u32, u32)) {
-        self.hints.sort_unstable_by(|x, y| {
-            if x.key.before(&y.key) {
-                std::cmp::Ordering::Less
-            } else if y.key.before(&x.key) {
-                std::cmp::Ordering::Greater
-            } else {
-                x.order.cmp(&y.order)
-            }
-        });
+        self.hints.sort_unstable_by(Nested::se_order);
         // Of the hints with the same removals, the first in the sorted order (SE keeps them
         // in a `LinkedHashSet`, whose hints are equal when their removals are).
         self.keyed.clear();

@@ -2,6 +2,7 @@
 //! (its `Chaining(true, true, false, level).getHints` on the grid of the givens).
 
 use super::dynamic::{Dynamic, Every, Kind};
+use super::forcing::Nested;
 use super::links::{cell_of, digit_of, is_on};
 use super::plus::{add_digits, CandSet, SET_WORDS};
 use crate::rate::board::{Board, CELLS};
@@ -102,15 +103,7 @@ pub(super) fn every_nested(puzzle: &str, removals: &str) -> Vec<String> {
     let mut every = Every::new(2);
     let mut hints = Vec::new();
     every.hints(&src, &b, &mut hints);
-    hints.sort_by(|x, y| {
-        if x.key.before(&y.key) {
-            std::cmp::Ordering::Less
-        } else if y.key.before(&x.key) {
-            std::cmp::Ordering::Greater
-        } else {
-            x.order.cmp(&y.order)
-        }
-    });
+    hints.sort_by(Nested::se_order);
     let mut seen = Vec::new();
     let mut out = Vec::new();
     for h in hints {
@@ -152,17 +145,19 @@ fn probe_every() {
     }
 }
 
+/// The text of `tests/fixtures/rate/NAME`.
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/rate/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).expect("the fixture")
+}
+
 /// Every hint of nested forcing chains of level 2 (what level 5 nests) equals SE's on the
 /// grids of `tests/fixtures/rate/se-nested-every.txt`: difficulty, complexity, sort key,
 /// removals and rule parents, in SE's order but among hints of the same key, which SE's
 /// hash maps order.
 #[test]
 fn every_nested_hint_is_se() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/rate/se-nested-every.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
+    let text = fixture("se-nested-every.txt");
     let mut grids = 0;
     let mut lines = text.lines().filter(|l| !l.starts_with('#')).peekable();
     while let Some(head) = lines.next() {
@@ -199,11 +194,7 @@ fn every_nested_hint_is_se() {
 /// SE's (`tests/fixtures/rate/se-level5.txt`): difficulty, complexity, removals and kind.
 #[test]
 fn level_5_first_hint_is_se() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/rate/se-level5.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("the fixture");
+    let text = fixture("se-level5.txt");
     let mut grids = 0;
     for line in text.lines().filter(|l| !l.starts_with('#')) {
         let (puzzle, se) = line.split_once(' ').expect("puzzle and hint");
