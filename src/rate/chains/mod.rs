@@ -196,8 +196,7 @@ impl Chains {
     }
 
     /// Runs the chain producers in SE's order, as `variant` changes it; the step is in
-    /// `hint`. `false` when none finds anything (or `max`
-    /// rules the rest out).
+    /// `hint`. `false` when none finds anything (or `max` rules the rest out).
     pub(crate) fn find(
         &mut self,
         b: &Board,
