@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::solver::{Algorithm, Limits};
 
 const SAMPLES: &[(&str, usize)] = &[
     ("puzzles2_17_clue", 2000),

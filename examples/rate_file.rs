@@ -13,9 +13,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions, Rater, Rating, Step};
+use sudoku_batch::engines::solver::{solve_with_limit, Status};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Rating, Step};
-use sudoku_batch::solver::{solve_with_limit, Status};
 use sudoku_batch::Grid;
 
 fn main() {

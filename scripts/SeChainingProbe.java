@@ -8,7 +8,7 @@ import java.util.*;
  * Runs one of Sudoku Explainer 1.2.1.3's dynamic chaining producers, `Chaining(true, true,
  * false, LEVEL)`, alone on grids, to check the rater's producer of the same level against it
  * (the fixtures tests/fixtures/rate/se-nested-every.txt and se-level5.txt; the probes
- * `first_hint` and `every_nested` of src/rate/chains/tests.rs write ours alike).
+ * `first_hint` and `every_nested` of src/engines/rater/chains/tests.rs write ours alike).
  *
  *   javac -cp SE_CLASSES -d OUT scripts/SeChainingProbe.java
  *   java -Xmx4g -cp SE_CLASSES:OUT SeChainingProbe first LEVEL FILE
@@ -21,9 +21,9 @@ import java.util.*;
  *
  * SE_CLASSES: SE 1.2.1.3 compiled as ../shared/RATING-NOTES.md says. Ours, on the same files:
  *   PROBE_FILE=FILE PROBE_LEVEL=LEVEL cargo test --release --lib -- --ignored --exact \
- *       rate::chains::tests::probe --nocapture
+ *       engines::rater::chains::tests::probe --nocapture
  *   PROBE_FILE=FILE cargo test --release --lib -- --ignored --exact \
- *       rate::chains::tests::probe_every --nocapture
+ *       engines::rater::chains::tests::probe_every --nocapture
  */
 public class SeChainingProbe {
     public static void main(String[] args) throws Exception {

@@ -72,8 +72,26 @@ impl fmt::Display for Conflict {
 }
 
 /// `r3c7` style name of a 0-based cell index, as Sudoku players write it.
-pub fn cell_name(cell: u8) -> String {
-    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+#[inline]
+pub fn cell_name(cell: u8) -> CellName {
+    CellName([b'r', b'1' + cell / 9, b'c', b'1' + cell % 9])
+}
+
+/// A cell's name, `r3c7` ([`cell_name`]): four ASCII bytes, written without allocating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellName([u8; 4]);
+
+impl CellName {
+    /// The name's bytes.
+    pub fn as_bytes(&self) -> &[u8; 4] {
+        &self.0
+    }
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::str::from_utf8(&self.0).expect("ASCII"))
+    }
 }
 
 /// The value of one input character as a cell: `Some(0)` empty, `Some(1..=9)` digit, `None` not a cell.
@@ -619,6 +637,13 @@ pub(crate) fn block_row(line: &[u8]) -> Result<[u8; 9], BlockRowError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_are_named_row_then_column() {
+        assert_eq!(cell_name(0).as_bytes(), b"r1c1");
+        assert_eq!(cell_name(80).to_string(), "r9c9");
+        assert_eq!(cell_name(11).to_string(), "r2c3");
+    }
 
     #[test]
     fn given_mask_marks_exactly_the_filled_cells() {

@@ -3,19 +3,20 @@
 //! The modules in layers: each uses only the layers below it (tests aside).
 //!
 //! ```text
-//!  plot         charts (SVG) of bench results and run summaries
+//!  jobs/        one module per command: a record's work, its statuses, writers, run summary
+//!               solve  verify  rate  canon  shuffle  generate  bench;  plot draws bench and
+//!               rate summaries
 //!               │
-//!               ▼
-//!  solve  verify  rating  canon  shuffle  generate  bench
-//!               │       one module per command: its records, rules, writers, summary
 //!               ▼
 //!  pipeline     batches of records → rayon → results in input order → a Sink
 //!               │
 //!               ▼
 //!  io           readers of every input format (reader/), decompression, shared writing code
 //!  stats, distribution     totals and exact percentiles of a run
-//!  solver, canonical       the search; canonical forms up to symmetry
-//!  rate         human-style ratings (SE's ER/EP/ED): techniques in ladder order, step by step
+//!               │
+//!               ▼
+//!  engines/     solver: the search; rater: human-style ratings (SE's ER/EP/ED), step by
+//!               step; canonical: canonical forms up to symmetry
 //!               │
 //!               ▼
 //!  symmetry     random numbers and Sudoku symmetries
@@ -31,7 +32,7 @@
 //! library needs none of them, and `plot` is there only with the `plot` feature.
 //!
 //! ```
-//! use sudoku_batch::{Grid, solver::{solve_with_limit, Status}};
+//! use sudoku_batch::{Grid, engines::solver::{solve_with_limit, Status}};
 //! let puzzle: Grid = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 //!     .parse().unwrap();
 //! let outcome = solve_with_limit(&puzzle, 2);
@@ -40,26 +41,16 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod bench;
-pub mod canon;
-pub mod canonical;
 pub mod distribution;
+pub mod engines;
 pub mod error;
-pub mod generate;
 pub mod grid;
 pub mod io;
+pub mod jobs;
 pub mod limits;
 pub mod pipeline;
-#[cfg(feature = "plot")]
-pub mod plot;
-pub mod rate;
-pub mod rating;
-pub mod shuffle;
-pub mod solve;
-pub mod solver;
 pub mod stats;
 pub mod symmetry;
-pub mod verify;
 
 pub use error::{GridError, InputError, RecordError};
 pub use grid::{Conflict, Grid, Unit};

@@ -4,7 +4,7 @@ use std::ops::AddAssign;
 
 use serde::Serialize;
 
-use crate::solver::{Outcome, Status};
+use crate::engines::solver::{Outcome, Status};
 
 /// Counts of a run (or part of one). Adding two parts gives the totals of both.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -144,7 +144,7 @@ impl AddAssign for RunStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::solve_with_limit;
+    use crate::engines::solver::solve_with_limit;
     use crate::Grid;
 
     #[test]

@@ -80,7 +80,7 @@ fn every_json_result_carries_its_runs_and_provenance() {
         // The slowest algorithm of each dataset is the default baseline.
         assert_eq!(r["baseline"], "mrv");
         let path = Path::new(r["dataset_path"].as_str().unwrap());
-        let sha = sudoku_batch::bench::provenance::sha256_file(path).unwrap();
+        let sha = sudoku_batch::jobs::bench::provenance::sha256_file(path).unwrap();
         assert_eq!(r["dataset_sha256"], sha.as_str());
         assert_eq!(r["dataset_bytes"], std::fs::metadata(path).unwrap().len());
     }
@@ -123,7 +123,7 @@ fn svg_texts(doc: &roxmltree::Document<'_>) -> Vec<String> {
 
 /// Bars of a chart: rectangles filled at the bar opacity (legend swatches are opaque).
 fn svg_bars(doc: &roxmltree::Document<'_>) -> usize {
-    let opacity = sudoku_batch::plot::BAR_OPACITY.to_string();
+    let opacity = sudoku_batch::jobs::plot::BAR_OPACITY.to_string();
     doc.descendants()
         .filter(|n| n.has_tag_name("rect") && n.attribute("opacity") == Some(&opacity))
         .count()
@@ -166,7 +166,7 @@ fn exports_parse_and_the_chart_has_a_bar_per_dataset_and_algorithm() {
 
     let mut rdr = csv::Reader::from_path(&csv).unwrap();
     let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
-    assert_eq!(header, sudoku_batch::bench::export::CSV_COLUMNS);
+    assert_eq!(header, sudoku_batch::jobs::bench::export::CSV_COLUMNS);
     let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 6);
     for row in &rows {

@@ -2,7 +2,7 @@
 //! form for shuffled copies, idempotence, statuses and exit codes, formats, threads and shards;
 //! and `verify --duplicates[=canonical] --against`, which uses the same form.
 
-use sudoku_batch::canonical::canonicalize;
+use sudoku_batch::engines::canonical::canonicalize;
 use sudoku_batch::Grid;
 
 mod common;

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use rayon::prelude::*;
-use sudoku_batch::canonical::{reference, Canonicalizer};
+use sudoku_batch::engines::canonical::{reference, Canonicalizer};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
 use sudoku_batch::symmetry::{Rng, Symmetry};
 use sudoku_batch::Grid;

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use common::datasets;
 
+use sudoku_batch::engines::solver::{solve_with_limit, Algorithm, Limits, Status};
 use sudoku_batch::io::{load_puzzles, Input, ReaderOptions, RecordReader};
-use sudoku_batch::solver::{solve_with_limit, Algorithm, Limits, Status};
 use sudoku_batch::Grid;
 
 /// Every puzzle file with its record count as SOURCES.md documents it, and whether its

@@ -6,10 +6,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
+use sudoku_batch::jobs::solve::{self, FoldFine, SolveWork, SolveWriter};
 use sudoku_batch::pipeline::{self, NoProgress, OnWorkers, BATCH};
-use sudoku_batch::solve::{self, FoldFine, ResultWriter, SolveWork};
-use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
 struct Counting;
@@ -62,7 +62,7 @@ fn input(dir: &std::path::Path, n: usize, csv: bool) -> Input {
 fn allocations(input: &Input) -> (u64, u64) {
     let reader = RecordReader::open(input, &ReaderOptions::default()).unwrap();
     let limits = Limits::solutions(1);
-    let mut writer = ResultWriter::new(std::io::sink(), OutputFormat::Line, false);
+    let mut writer = SolveWriter::new(std::io::sink(), OutputFormat::Line, false);
     let mut stats = RunStats::default();
     let line = solve::line_render();
     let before = COUNT.load(Ordering::Relaxed);

@@ -7,12 +7,14 @@
 
 use std::io::Write;
 
+use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::grid::Grid;
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, Record, RecordReader};
+use sudoku_batch::jobs::solve::summary::{RunInfo, SearchEffort, Summary};
+use sudoku_batch::jobs::solve::{
+    self, FoldFine, SolveStatus, SolveWork, SolveWriter, SolvedRecord,
+};
 use sudoku_batch::pipeline::{self, Halt, NoProgress, OnWorkers, PipelineError, Work};
-use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
-use sudoku_batch::solve::{self, FoldFine, RecordStatus, ResultWriter, SolveWork, SolvedRecord};
-use sudoku_batch::solver::{Algorithm, Limits};
 use sudoku_batch::stats::RunStats;
 
 const SOLVABLE: &str =
@@ -111,7 +113,7 @@ fn run_as(
     let reader = RecordReader::open(input, &options).unwrap();
     let limits = Limits::solutions(1);
     let mut out = Vec::new();
-    let mut writer = ResultWriter::new(&mut out, format, false);
+    let mut writer = SolveWriter::new(&mut out, format, false);
     writer.set_input("in", None).unwrap();
     let records = writer.renderer();
     let line = solve::line_render();
@@ -120,7 +122,7 @@ fn run_as(
         None => &line,
     };
     let mut stats = RunStats::default();
-    let mut difficulty = Difficulty::default();
+    let mut effort = SearchEffort::default();
     let collect = |r: &mut SolvedRecord| {
         if Some(r.line) == halt_line {
             return Err(Halt {
@@ -129,7 +131,7 @@ fn run_as(
             });
         }
         solve::tally(&mut stats, r);
-        difficulty.add("in", r);
+        effort.add("in", r);
         Ok(())
     };
     let fold = FoldFine {
@@ -166,12 +168,12 @@ fn run_as(
     };
     if let Ok(ran) = result {
         assert!(mode == Mode::Folded || ran.parts.is_empty());
-        let mut input = Difficulty::default();
+        let mut input = SearchEffort::default();
         for part in ran.parts {
             stats.merge(&part.stats);
-            input.merge_same_input(part.difficulty);
+            input.merge_same_input(part.effort);
         }
-        difficulty.append(input);
+        effort.append(input);
     }
     let info = RunInfo {
         inputs: vec!["in".into()],
@@ -179,7 +181,7 @@ fn run_as(
         threads: 1,
         limit: 1,
     };
-    let summary = serde_json::to_value(Summary::new(info, 1.0, stats, difficulty)).unwrap();
+    let summary = serde_json::to_value(Summary::new(info, 1.0, stats, effort)).unwrap();
     Run {
         out,
         error,
@@ -200,9 +202,9 @@ fn rendered_lines_are_the_written_ones() {
     // name the same one.
     assert_eq!(expected.summary["hardest"]["line"], 29);
     for status in [
-        RecordStatus::Malformed,
-        RecordStatus::Invalid,
-        RecordStatus::Unsolvable,
+        SolveStatus::Malformed,
+        SolveStatus::Invalid,
+        SolveStatus::Unsolvable,
     ] {
         assert!(
             text.lines().any(|l| l == status.as_str()),

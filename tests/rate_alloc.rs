@@ -7,9 +7,9 @@ mod common;
 
 use common::counting::{allocations, Counting};
 
+use sudoku_batch::engines::rater::{Ladder, RateOptions, Rater, Step, StepChain};
+use sudoku_batch::engines::solver::{solve_with_limit, Status};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::rate::{Ladder, RateOptions, Rater, Step, StepChain};
-use sudoku_batch::solver::{solve_with_limit, Status};
 use sudoku_batch::Grid;
 
 #[global_allocator]

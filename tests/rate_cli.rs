@@ -11,8 +11,8 @@ mod common;
 use common::{bin, datasets, eureka, fixture};
 
 use serde_json::Value;
-use sudoku_batch::rate::{RateOptions, Rater};
-use sudoku_batch::solver::solve_with_limit;
+use sudoku_batch::engines::rater::{RateOptions, Rater};
+use sudoku_batch::engines::solver::solve_with_limit;
 use sudoku_batch::Grid;
 
 /// Parse JSON lines output.

@@ -5,10 +5,12 @@ mod common;
 
 use std::collections::HashSet;
 
-use sudoku_batch::generate::{generate, GenerateConfig};
+use sudoku_batch::engines::rater::{
+    Difficulty, Ladder, RateOptions, Rater, Rating, Step, Technique,
+};
+use sudoku_batch::engines::solver::{solve_with_limit, Status};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Rating, Step, Technique};
-use sudoku_batch::solver::{solve_with_limit, Status};
+use sudoku_batch::jobs::generate::{generate, GenerateConfig};
 use sudoku_batch::symmetry::{Rng, Symmetry};
 use sudoku_batch::Grid;
 

@@ -5,9 +5,9 @@ mod common;
 
 use common::counting::{allocations, Counting};
 
+use sudoku_batch::engines::solver::simd::SimdPath;
+use sudoku_batch::engines::solver::{Algorithm, Limits, Status};
 use sudoku_batch::io::{load_puzzles, ReaderOptions};
-use sudoku_batch::solver::simd::SimdPath;
-use sudoku_batch::solver::{Algorithm, Limits, Status};
 use sudoku_batch::Grid;
 
 #[global_allocator]

@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use sudoku_batch::grid::{Grid, CELLS};
-use sudoku_batch::solver::{solve_with_limit, Algorithm, Limits, Status};
+use sudoku_batch::engines::solver::{solve_with_limit, Algorithm, Limits, Status};
 
 fuzz_target!(|data: &[u8]| {
     // Byte 0 sets how full the grid is; bytes 1..=81 give the cells (missing bytes: empty).

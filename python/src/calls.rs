@@ -8,13 +8,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_batch::canon::{CanonRecord, CanonStatus};
-use sudoku_batch::canonical::Canonicalizer;
+use sudoku_batch::jobs::canon::{CanonRecord, CanonStatus};
+use sudoku_batch::engines::canonical::Canonicalizer;
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::io::reader::Record;
-use sudoku_batch::solve::RecordStatus;
-use sudoku_batch::solver::{Algorithm, Limits, Status};
-use sudoku_batch::verify::{check, Problem, Rules};
+use sudoku_batch::jobs::solve::SolveStatus;
+use sudoku_batch::engines::solver::{Algorithm, Limits, Status};
+use sudoku_batch::jobs::verify::{check, Problem, Rules};
 
 use crate::batch::Batch;
 use crate::buffers::{recycled_array, reused, zeroed};
@@ -53,24 +53,24 @@ pub fn messages<'py>(
 }
 
 /// A row's status code (the Python `Status` enum's values).
-fn status_code(status: RecordStatus) -> u8 {
+fn status_code(status: SolveStatus) -> u8 {
     match status {
-        RecordStatus::Solved => 0,
-        RecordStatus::Multiple => 1,
-        RecordStatus::Unsolvable => 2,
-        RecordStatus::Invalid => 3,
-        RecordStatus::Malformed => 4,
-        RecordStatus::Aborted => 5,
+        SolveStatus::Solved => 0,
+        SolveStatus::Multiple => 1,
+        SolveStatus::Unsolvable => 2,
+        SolveStatus::Invalid => 3,
+        SolveStatus::Malformed => 4,
+        SolveStatus::Aborted => 5,
     }
 }
 
-fn record_status(status: Status) -> RecordStatus {
+fn record_status(status: Status) -> SolveStatus {
     match status {
-        Status::Solved => RecordStatus::Solved,
-        Status::Multiple => RecordStatus::Multiple,
-        Status::Unsolvable => RecordStatus::Unsolvable,
-        Status::Invalid => RecordStatus::Invalid,
-        Status::Aborted => RecordStatus::Aborted,
+        Status::Solved => SolveStatus::Solved,
+        Status::Multiple => SolveStatus::Multiple,
+        Status::Unsolvable => SolveStatus::Unsolvable,
+        Status::Invalid => SolveStatus::Invalid,
+        Status::Aborted => SolveStatus::Aborted,
     }
 }
 
@@ -128,7 +128,7 @@ fn solve_chunk(
         let outcome = match batch.puzzle(i) {
             Ok(puzzle) => algorithm.solve(&puzzle, limits),
             Err(e) => {
-                *status = status_code(RecordStatus::Malformed);
+                *status = status_code(SolveStatus::Malformed);
                 (*count, *guesses, *nodes) = (0, 0, 0);
                 cells.fill(0);
                 bad.push((i, e.to_string()));

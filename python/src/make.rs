@@ -8,11 +8,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use sudoku_batch::generate::{
+use sudoku_batch::jobs::generate::{
     generate_unless, GenerateConfig, Shortfall, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
 };
 use sudoku_batch::grid::CELLS;
-use sudoku_batch::shuffle::ShuffleConfig;
+use sudoku_batch::jobs::shuffle::ShuffleConfig;
 use sudoku_batch::Grid;
 
 use crate::batch::Batch;

@@ -4,8 +4,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_batch::rate::{Difficulty, Ladder, RateOptions, Rater, Technique};
-use sudoku_batch::solver::{solve_with_limit, Status};
+use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions, Rater, Technique};
+use sudoku_batch::engines::solver::{solve_with_limit, Status};
 
 use crate::batch::Batch;
 use crate::buffers::zeroed;
@@ -74,7 +74,7 @@ pub fn rate<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let ladder: Ladder = ladder
         .parse()
-        .map_err(|e: sudoku_batch::rate::ParseLadderError| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e: sudoku_batch::engines::rater::ParseLadderError| PyValueError::new_err(e.to_string()))?;
     let max_rating = match max_rating {
         None => None,
         Some(r) if (0.0..=25.5).contains(&r) => Some(Difficulty((r * 10.0).round() as u8)),

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use sudoku_batch::engines::rater::Ladder;
+use sudoku_batch::engines::solver::Algorithm;
 use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
-use sudoku_batch::rate::Ladder;
-use sudoku_batch::solver::Algorithm;
 
 use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
 

@@ -17,9 +17,9 @@ fn main() -> ExitCode {
     let long_version = format!(
         "{} (git commit {})\nsolver SIMD path: {} (chosen at run time; {}=portable|avx2|bmi2|auto)\ncompiled for CPU features: {}",
         env!("CARGO_PKG_VERSION"),
-        sudoku_batch::bench::provenance::GIT_COMMIT,
-        sudoku_batch::solver::simd::SimdPath::active(),
-        sudoku_batch::solver::simd::ENV_VAR,
+        sudoku_batch::jobs::bench::provenance::GIT_COMMIT,
+        sudoku_batch::engines::solver::simd::SimdPath::active(),
+        sudoku_batch::engines::solver::simd::ENV_VAR,
         cli::cpu_features()
     );
     let matches = cli::Cli::command()

@@ -6,9 +6,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::engines::rater::Difficulty;
 use crate::grid::{Grid, CELLS};
-use crate::rate::Difficulty;
-use crate::rating::writer::difficulty_text;
 
 /// Output formats: `Line` is each command's own line format (a solution, a form, or a text
 /// report).
@@ -151,7 +150,7 @@ impl<W: Write> PuzzleLines<W> {
         for (i, d) in rating.into_iter().enumerate() {
             line[len] = if i == 0 { first } else { then };
             len += 1;
-            len += difficulty_text(d, &mut line[len..]);
+            len += d.write_text(&mut line[len..]);
         }
         line[len] = b'\n';
         self.out.write_all(&line[..=len])

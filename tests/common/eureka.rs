@@ -1,7 +1,7 @@
 //! A checker of the chains `rate --steps` writes (`"chain"`, Eureka notation): each is
 //! parsed, every link is proved on the candidate grid the step was found on, and the chains'
 //! ends are proved to justify the step's placements and eliminations. It knows nothing of
-//! the engine: only the notation (`sudoku_batch::rate::StepChain`) and the rules of sudoku.
+//! the engine: only the notation (`sudoku_batch::engines::rater::StepChain`) and the rules of sudoku.
 //!
 //! - A chain alternates weak links `-` (the node before is on, the next off) and strong links
 //!   `=` (off, then on); its first link tells its first node's state.

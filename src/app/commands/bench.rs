@@ -7,15 +7,15 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use sudoku_batch::bench::export::{self, grouped};
-use sudoku_batch::bench::provenance::{DatasetInfo, Provenance};
-use sudoku_batch::bench::{self, BenchConfig, BenchResult};
 use sudoku_batch::io::load_puzzles;
 use sudoku_batch::io::Input;
-use sudoku_batch::plot;
+use sudoku_batch::jobs::bench::export::{self, grouped};
+use sudoku_batch::jobs::bench::provenance::{DatasetInfo, Provenance};
+use sudoku_batch::jobs::bench::{self, BenchConfig, BenchResult};
+use sudoku_batch::jobs::plot;
 
 use clap::Args;
-use sudoku_batch::solver::Algorithm;
+use sudoku_batch::engines::solver::Algorithm;
 
 use crate::cli::{algorithms, InputArgs, ThreadsArg};
 use crate::output::LateFile;
@@ -58,7 +58,7 @@ pub struct BenchArgs {
 
     /// Timed runs per dataset and algorithm, after an untimed warm-up; the table shows their
     /// mean ± standard deviation, min and max.
-    #[arg(long, short = 'r', value_name = "N", default_value_t = sudoku_batch::bench::DEFAULT_RUNS,
+    #[arg(long, short = 'r', value_name = "N", default_value_t = sudoku_batch::jobs::bench::DEFAULT_RUNS,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
 

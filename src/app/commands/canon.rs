@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use sudoku_batch::canon::{CanonRecord, CanonWriter};
-use sudoku_batch::canonical::Canonicalizer;
+use sudoku_batch::engines::canonical::Canonicalizer;
 use sudoku_batch::io::OutputFormat;
+use sudoku_batch::jobs::canon::{CanonRecord, CanonWriter};
 
 use crate::cli::{output_formats, InputArgs, RunArgs};
 use crate::job::Job;

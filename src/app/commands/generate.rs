@@ -8,13 +8,13 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
-use sudoku_batch::generate::{
+use sudoku_batch::engines::rater::{Difficulty, Ladder};
+use sudoku_batch::io::write::PuzzleLines;
+use sudoku_batch::jobs::generate::{
     GenerateConfig, Generated, Generator, RatingBand, Shortfall, DEFAULT_CLUES, MAX_CLUES,
     MIN_CLUES,
 };
-use sudoku_batch::io::write::PuzzleLines;
 use sudoku_batch::pipeline::thread_pool;
-use sudoku_batch::rate::{Difficulty, Ladder};
 
 use clap::Args;
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use sudoku_batch::plot::{self, PlotInput, Scale};
+use sudoku_batch::jobs::plot::{self, PlotInput, Scale};
 
 use crate::output::Output;
 

@@ -6,15 +6,15 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions};
 use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::{Input, OutputFormat};
-use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
-use sudoku_batch::rate::{Difficulty, Ladder, RateOptions};
-use sudoku_batch::rating::summary::{RunInfo, Summary, Tally};
-use sudoku_batch::rating::{
+use sudoku_batch::jobs::rate::summary::{RunInfo, Summary, Tally};
+use sudoku_batch::jobs::rate::{
     rate_line_render, Counted, FoldRated, RateStats, RateStatus, RateWork, RateWriter, RatedRecord,
     Raters,
 };
+use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 
 use crate::cli::{ladders, output_formats, parse_empty, RecordArgs};
 use crate::job::{Job, Writer};

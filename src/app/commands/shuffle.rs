@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_batch::io::write::PuzzleLines;
-use sudoku_batch::shuffle::{ShuffleConfig, Shuffled};
+use sudoku_batch::jobs::shuffle::{ShuffleConfig, Shuffled};
 
 use crate::cli::{InputArgs, RunArgs};
 use crate::job::Job;

@@ -5,13 +5,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::io::{Input, OutputFormat};
-use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
-use sudoku_batch::solve::summary::{Difficulty, RunInfo, Summary};
-use sudoku_batch::solve::{
-    self, Columns, Counted, FoldFine, RecordStatus, ResultWriter, SolveWork, SolvedRecord,
+use sudoku_batch::jobs::solve::summary::{RunInfo, SearchEffort, Summary};
+use sudoku_batch::jobs::solve::{
+    self, Columns, Counted, FoldFine, SolveStatus, SolveWork, SolveWriter, SolvedRecord,
 };
-use sudoku_batch::solver::{Algorithm, Limits};
+use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::stats::RunStats;
 
 use crate::cli::{algorithms, output_formats, parse_empty, RecordArgs};
@@ -156,10 +156,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The results' writer, in the asked format, with a `file` column for several inputs.
-fn result_writer(out: Writer, args: &SolveArgs, job: &Job) -> ResultWriter<Writer> {
+fn result_writer(out: Writer, args: &SolveArgs, job: &Job) -> SolveWriter<Writer> {
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    ResultWriter::new(out, args.format, header).with_columns(Columns {
+    SolveWriter::new(out, args.format, header).with_columns(Columns {
         file: job.inputs.len() > 1,
         empty: args.empty,
         passthrough: args.passthrough,
@@ -184,22 +184,22 @@ fn report(
         threads: job.threads,
         limit,
     };
-    let summary = Summary::new(info, job.seconds(), totals.stats, totals.difficulty);
+    let summary = Summary::new(info, job.seconds(), totals.stats, totals.effort);
     if !args.records.quiet {
         print_summary(&summary);
     }
     job.finish(&summary, summary.stats.problems() == 0)
 }
 
-/// What the collect step gathers: totals, difficulty, and messages about bad records. When
+/// What the collect step gathers: totals, search effort, and messages about bad records. When
 /// the workers format the records (line output; csv and jsonl with 2 or more workers), fine
 /// records are counted there instead ([`FoldFine`]) and added in at the end of each input.
 struct Totals {
     stats: RunStats,
     /// The inputs before the current one.
-    difficulty: Difficulty,
+    effort: SearchEffort,
     /// The current input's records seen by the collect step.
-    input: Difficulty,
+    input: SearchEffort,
     diagnostics: Diagnostics,
 }
 
@@ -207,8 +207,8 @@ impl Totals {
     fn new(quiet: bool) -> Totals {
         Totals {
             stats: RunStats::default(),
-            difficulty: Difficulty::default(),
-            input: Difficulty::default(),
+            effort: SearchEffort::default(),
+            input: SearchEffort::default(),
             diagnostics: Diagnostics::new(quiet),
         }
     }
@@ -218,9 +218,9 @@ impl Totals {
         let mut input = std::mem::take(&mut self.input);
         for part in parts {
             self.stats.merge(&part.stats);
-            input.merge_same_input(part.difficulty);
+            input.merge_same_input(part.effort);
         }
-        self.difficulty.append(input);
+        self.effort.append(input);
     }
 
     /// Count one record of input `label`; with `strict`, stop at the first that is not fine.
@@ -241,7 +241,7 @@ impl Totals {
             }
             // Malformed and invalid records are input errors worth a message;
             // unsolvable and multiple are answers, already in the output.
-            if matches!(r.status(), RecordStatus::Malformed | RecordStatus::Invalid) {
+            if matches!(r.status(), SolveStatus::Malformed | SolveStatus::Invalid) {
                 self.diagnostics
                     .report(|m| bar.println(m), label, r.line, &message);
             }

@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use sudoku_batch::canonical::Canonicalizer;
+use sudoku_batch::engines::canonical::Canonicalizer;
 use sudoku_batch::io::{
     Column, Input, InputFormat, OutputFormat, ReaderOptions, Record, RecordReader,
 };
+use sudoku_batch::jobs::verify::report::ReportWriter;
+use sudoku_batch::jobs::verify::{self, Checked, Duplicates, Problem, Rules, Summary, VerifyStats};
 use sudoku_batch::pipeline::{self, Discard, NoProgress, BATCH};
-use sudoku_batch::verify::report::ReportWriter;
-use sudoku_batch::verify::{self, Checked, Duplicates, Problem, Rules, Summary, VerifyStats};
 
 use crate::cli::{self, choices, InputArgs, ReportArgs, ThreadsArg};
 use crate::job::{Job, Outputs};

@@ -1,0 +1,245 @@
+//! The implication graph the chain producers walk: candidates as *potentials* ("r1c2 is 5"
+//! on, or off), and the two rules SE links them with, read off the board each time (no
+//! graph is stored: a potential's links are a few mask operations on the board).
+//!
+//! ```text
+//!  potential id (u16) = (cell * 9 + digit) << 1 | on        0 ..= 1457
+//!
+//!  on  (c, d) ──weak──▶ off (c, e)   every other digit e of c         ("Y" rule)
+//!             ──weak──▶ off (o, d)   every peer o holding d: block, then row, then column,
+//!                                    each in SE's cell order, repeats dropped
+//!  off (c, d) ─strong─▶ on  (c, e)   c holds exactly d and e          ("Y" rule)
+//!             ─strong─▶ on  (o, d)   d has exactly two places in a house of c (block, row,
+//!                                    column), o the other one         ("X" rule)
+//! ```
+//!
+//! The lists come in SE's order (`Chaining.getOnToOff` / `getOffToOn`), which decides the
+//! breadth-first trees and so which chain of equal length is found first.
+
+use crate::engines::rater::board::{
+    digits_of, two_bits, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
+};
+
+/// Potentials: two per candidate of the grid.
+pub(crate) const POTENTIALS: usize = 1458;
+
+/// The id of potential (cell, digit 0-based, on).
+#[inline]
+pub(crate) const fn potential(cell: usize, d: usize, on: bool) -> u16 {
+    (((cell * 9 + d) << 1) | on as usize) as u16
+}
+
+/// The cell of a potential.
+#[inline]
+pub(crate) const fn cell_of(p: u16) -> usize {
+    (p >> 1) as usize / 9
+}
+
+/// The digit (0-based) of a potential.
+#[inline]
+pub(crate) const fn digit_of(p: u16) -> usize {
+    (p >> 1) as usize % 9
+}
+
+/// Whether a potential is "on" (the digit is placed).
+#[inline]
+pub(crate) const fn is_on(p: u16) -> bool {
+    p & 1 == 1
+}
+
+/// The same candidate with the other state.
+#[inline]
+pub(crate) const fn conjugate(p: u16) -> u16 {
+    p ^ 1
+}
+
+/// Which rules a search may use (SE's `isXChainEnabled` / `isYChainEnabled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rules {
+    /// Strong links between the two places of a digit in a house.
+    pub x: bool,
+    /// Weak links inside a cell, strong links in bivalue cells.
+    pub y: bool,
+}
+
+/// The potentials an "on" potential turns off, in SE's order; `out` holds at least 28.
+#[inline]
+pub(crate) fn on_to_off(b: &Board, p: u16, y: bool, out: &mut [u16; 32]) -> usize {
+    let (c, d) = (cell_of(p), digit_of(p));
+    let mut n = 0;
+    if y {
+        for e in digits_of(b.cands[c] & !(1 << d)) {
+            out[n] = potential(c, e, false);
+            n += 1;
+        }
+    }
+    let hs = CELL_HOUSES[c];
+    let block = hs[0] as usize;
+    for (k, &h) in hs.iter().enumerate() {
+        let h = h as usize;
+        let mut positions = b.pos[h][d] & !(1 << CELL_INDEX[c][k]);
+        while positions != 0 {
+            let i = positions.trailing_zeros() as usize;
+            positions &= positions - 1;
+            let o = HOUSE_CELLS[h][i] as usize;
+            // A row or column cell of the block came with the block.
+            if k == 0 || CELL_HOUSES[o][0] as usize != block {
+                out[n] = potential(o, d, false);
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The potentials an "off" potential turns on, in SE's order (at most four).
+#[inline]
+pub(crate) fn off_to_on(b: &Board, p: u16, rules: Rules, out: &mut [u16; 4]) -> usize {
+    let (c, d) = (cell_of(p), digit_of(p));
+    let mut n = 0;
+    if rules.y {
+        let m = b.cands[c];
+        if two_bits(m) {
+            let e = (m & !(1 << d)).trailing_zeros() as usize;
+            out[n] = potential(c, e, true);
+            n += 1;
+        }
+    }
+    if rules.x {
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let h = h as usize;
+            let positions = b.pos[h][d];
+            if two_bits(positions) {
+                let i = (positions & !(1 << CELL_INDEX[c][k])).trailing_zeros() as usize;
+                let on = potential(HOUSE_CELLS[h][i] as usize, d, true);
+                if !out[..n].contains(&on) {
+                    out[n] = on;
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+/// A way to read the links: [`Live`] computes them off a board each time, [`Graph`] reads
+/// them from lists made once for a board. Both give [`on_to_off`] and [`off_to_on`]'s lists.
+pub(crate) trait Links {
+    /// The potentials "on" potential `p` turns off, in SE's order (in `out` or in `self`).
+    fn on_to_off<'s>(&'s self, p: u16, y: bool, out: &'s mut [u16; 32]) -> &'s [u16];
+    /// The potentials "off" potential `p` turns on, in SE's order (in `out` or in `self`).
+    fn off_to_on<'s>(&'s self, p: u16, rules: Rules, out: &'s mut [u16; 4]) -> &'s [u16];
+}
+
+/// The links of a board, computed as they are read.
+pub(crate) struct Live<'a>(pub &'a Board);
+
+impl Links for Live<'_> {
+    #[inline]
+    fn on_to_off<'s>(&'s self, p: u16, y: bool, out: &'s mut [u16; 32]) -> &'s [u16] {
+        let n = on_to_off(self.0, p, y, out);
+        &out[..n]
+    }
+    #[inline]
+    fn off_to_on<'s>(&'s self, p: u16, rules: Rules, out: &'s mut [u16; 4]) -> &'s [u16] {
+        let n = off_to_on(self.0, p, rules, out);
+        &out[..n]
+    }
+}
+
+/// No potential (a [`Graph`] entry left empty).
+const NO: u16 = u16::MAX;
+
+/// The static links of one board, listed once: the static producers walk them hundreds of
+/// times a step.
+pub(crate) struct Graph {
+    /// Every candidate's "on" links, one after the other: the cell's other digits (its
+    /// "Y" links), then the peers; `on_at[candidate]` = (start, number of cell links, end).
+    ons: Vec<u16>,
+    on_at: [(u16, u8, u16); 729],
+    /// Each candidate's "off" links: the cell's other digit when it has two (or [`NO`]),
+    /// then the houses' other places, repeats dropped; and how many of those.
+    offs: [([u16; 4], u8); 729],
+}
+
+impl Graph {
+    pub(crate) fn new() -> Box<Graph> {
+        Box::new(Graph {
+            ons: Vec::with_capacity(729 * 28),
+            on_at: [(0, 0, 0); 729],
+            offs: [([NO; 4], 0); 729],
+        })
+    }
+
+    /// Lists the links of `b`'s candidates.
+    pub(crate) fn load(&mut self, b: &Board) {
+        self.ons.clear();
+        let mut buf = [0u16; 32];
+        for c in crate::engines::rater::board::cells_of(b.open) {
+            let others = (b.cands[c].count_ones() - 1) as u8;
+            for d in digits_of(b.cands[c]) {
+                let i = c * 9 + d;
+                let n = on_to_off(b, potential(c, d, true), true, &mut buf);
+                let start = self.ons.len() as u16;
+                self.ons.extend_from_slice(&buf[..n]);
+                self.on_at[i] = (start, others, self.ons.len() as u16);
+                let off = potential(c, d, false);
+                let mut list = [NO; 4];
+                let mut one = [0u16; 4];
+                if off_to_on(b, off, Rules { x: false, y: true }, &mut one) == 1 {
+                    list[0] = one[0];
+                }
+                let mut x = [0u16; 4];
+                let n = off_to_on(b, off, Rules { x: true, y: false }, &mut x);
+                list[1..1 + n].copy_from_slice(&x[..n]);
+                self.offs[i] = (list, n as u8);
+            }
+        }
+    }
+}
+
+impl Links for Graph {
+    #[inline]
+    fn on_to_off<'s>(&'s self, p: u16, y: bool, _: &'s mut [u16; 32]) -> &'s [u16] {
+        let (start, others, end) = self.on_at[p as usize >> 1];
+        let from = if y { start } else { start + u16::from(others) };
+        &self.ons[from as usize..end as usize]
+    }
+    #[inline]
+    fn off_to_on<'s>(&'s self, p: u16, rules: Rules, _: &'s mut [u16; 4]) -> &'s [u16] {
+        let (list, n) = &self.offs[p as usize >> 1];
+        let from = if rules.y && list[0] != NO { 0 } else { 1 };
+        let to = if rules.x { 1 + *n as usize } else { 1 };
+        &list[from..to]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn potential_ids_round_trip() {
+        let p = potential(80, 8, true);
+        assert_eq!(p as usize, POTENTIALS - 1);
+        assert_eq!((cell_of(p), digit_of(p), is_on(p)), (80, 8, true));
+        assert_eq!(conjugate(p), potential(80, 8, false));
+    }
+
+    #[test]
+    fn links_follow_se_order() {
+        let mut cells = [0u8; 81];
+        // Digit 1 (index 0) at r1c1 empty grid otherwise.
+        cells[40] = 9;
+        let mut b = Board::blank();
+        b.load(&cells);
+        let mut out = [0u16; 32];
+        let n = on_to_off(&b, potential(0, 0, true), true, &mut out);
+        // 8 other digits, then the 20 peers: block (8), row (6 more), column (6 more).
+        assert_eq!(n, 28);
+        assert_eq!(out[0], potential(0, 1, false));
+        assert_eq!(out[8], potential(1, 0, false));
+        assert_eq!(out[16], potential(3, 0, false));
+        assert_eq!(out[22], potential(27, 0, false));
+    }
+}

@@ -1,0 +1,410 @@
+//! The chain part of SE 1.2.1.3's ladder: the producers that run once every technique
+//! below 6.5 has found nothing.
+//!
+//! # The producers, in SE's order (`Solver.java`: `chainingHintProducers`, then the rest)
+//!
+//! | order | producer | hints, difficulty | in the engine |
+//! |---|---|---|---|
+//! | 21 | Forcing Chains & Cycles | X-/Y-cycles 6.5, XY-cycles 7.0; X-forcing chains 6.6, XY-forcing chains 7.0; + length bonus | yes ([`forcing`]) |
+//! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`triplet`]) |
+//! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
+//! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
+//! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
+//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`]) |
+//! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`]) |
+//! | 28 | nested, level 3: Dynamic Forcing Chains (+ Multiple Forcing Chains) | 10.0 + bonus | yes ([`dynamic`], with [`nested`] and [`multiple`]) |
+//! | 29 | nested, level 4: Dynamic Forcing Chains (+ Dynamic Forcing Chains) | 10.5 + bonus | yes ([`dynamic`], with [`nested`]) |
+//! | 30 | nested, level 5: Dynamic Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains)) | 11.0 + bonus | yes ([`dynamic`], with [`nested`]) |
+//!
+//! Sukaku Explainer's default set runs the same producers in the same order, with SE's
+//! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
+//! SE does, and sorts the hints alike); two things differ ([`Variant`]): its aligned triplet
+//! exclusion lists a cell's peers by index, and its TUVWXYZ-Wing (7.5, not in the Exchange
+//! bank's ratings) runs between the static chains and aligned triplet exclusion.
+//!
+//! A step on which the last producer finds nothing either (SE rates the puzzle 20.0) is
+//! **capped** (the rating so far, [`Rating::capped`](crate::engines::rater::Rating::capped)): never
+//! a wrong number.
+//! Likewise, when `max_rating` is below a producer's least difficulty, nothing from it on
+//! can be a step under the cap, so the path stops there as capped without searching.
+//!
+//! # Definitions
+//!
+//! A *potential* is a candidate assumed true ("on") or false ("off"); [`links`] has the
+//! two rules that link them and the id layout. A chain is a path of implications, its
+//! *complexity* the number of distinct potentials on it, and SE adds to the base difficulty
+//! 0.1 each time `complexity - 2` passes 4, 6, 8, 12, 16, 24, 32, 48, ... ([`key`]). Each
+//! chaining producer gathers all its hints and takes the first of the least (difficulty,
+//! complexity, sort key) ([`key::Key`]); each module's header says what it searches and how
+//! the search is cut without changing that hint.
+
+mod cell_region;
+mod closure;
+mod dynamic;
+mod eureka;
+mod forcing;
+mod key;
+mod links;
+mod multiple;
+mod nested;
+mod nishio;
+mod plus;
+#[cfg(test)]
+mod tests;
+mod triplet;
+
+use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
+use super::hint::Hint;
+use super::quiet::Quiet;
+use super::{Difficulty, Technique};
+use forcing::{Kind, Pass};
+use links::{cell_of, digit_of, is_on};
+
+/// How a ladder's chain part differs from SE 1.2.1.3's.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Variant {
+    /// Aligned triplet exclusion takes a cell's peers in index order (Sukaku Explainer).
+    pub(crate) peers_by_index: bool,
+    /// A producer run after the static chains, before aligned triplet exclusion (least
+    /// difficulty 7.5): Sukaku's TUVWXYZ-Wing.
+    pub(crate) after_static: Option<fn(&Board, &mut Hint) -> bool>,
+}
+
+/// Scratch of the chain producers; one per rater, allocated once.
+pub(crate) struct Chains {
+    /// The links of the step's board, listed for the static producers.
+    graph: Box<links::Graph>,
+    /// What each potential reaches in that graph.
+    closure: Box<closure::Closure>,
+    search: forcing::Search,
+    best: forcing::Best,
+    nishio: nishio::Nishio,
+    multiple: Box<multiple::Multiple>,
+    dynamic: Box<dynamic::Dynamic>,
+    /// Dynamic forcing chains (+) and nested forcing chains of levels 2 to 5, one scratch
+    /// (and one memo of the reduced grids' hints, which the levels retrace).
+    plus: Box<dynamic::Dynamic>,
+    /// The producer of the last step found, and what it found.
+    last: Last,
+    /// The last grid on which aligned triplet exclusion found nothing.
+    triplet_quiet: Quiet,
+    /// The last grid on which Nishio forcing chains found nothing.
+    nishio_quiet: Quiet,
+}
+
+/// Which producer found the last step: what [`Chains::explain`] writes out.
+#[derive(Clone, Copy)]
+enum Last {
+    /// Aligned triplet exclusion, or nothing.
+    None,
+    /// `Chains::best`.
+    Forcing,
+    Nishio(nishio::Found),
+    Multiple(multiple::Found),
+    Dynamic(dynamic::Found),
+    /// Dynamic forcing chains (+) (level 1) or nested ones (levels 2-5).
+    Plus(u8, dynamic::Found),
+}
+
+/// The techniques of dynamic forcing chains (+) and nested forcing chains of levels 2-5, by
+/// level from 1 and kind of hint (contradiction, double, cell, region).
+const PLUS_TECHNIQUES: [[Technique; 4]; 5] = {
+    use Technique::*;
+    [
+        [
+            DynamicContradictionForcingChainsPlus,
+            DynamicDoubleForcingChainsPlus,
+            DynamicCellForcingChainsPlus,
+            DynamicRegionForcingChainsPlus,
+        ],
+        [
+            DynamicContradictionForcingChainsNested,
+            DynamicDoubleForcingChainsNested,
+            DynamicCellForcingChainsNested,
+            DynamicRegionForcingChainsNested,
+        ],
+        [
+            DynamicContradictionForcingChainsNestedMultiple,
+            DynamicDoubleForcingChainsNestedMultiple,
+            DynamicCellForcingChainsNestedMultiple,
+            DynamicRegionForcingChainsNestedMultiple,
+        ],
+        [
+            DynamicContradictionForcingChainsNestedDynamic,
+            DynamicDoubleForcingChainsNestedDynamic,
+            DynamicCellForcingChainsNestedDynamic,
+            DynamicRegionForcingChainsNestedDynamic,
+        ],
+        [
+            DynamicContradictionForcingChainsNestedDynamicNested,
+            DynamicDoubleForcingChainsNestedDynamicNested,
+            DynamicCellForcingChainsNestedDynamicNested,
+            DynamicRegionForcingChainsNestedDynamicNested,
+        ],
+    ]
+};
+
+/// How a step's chains read, as [`Chains::explain`] wrote them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// No chain.
+    None,
+    /// One chain.
+    Single,
+    /// Branches, one a line.
+    Branches,
+}
+
+impl Chains {
+    /// Fresh scratch, on the heap (it is tens of kilobytes).
+    pub(crate) fn new() -> Box<Chains> {
+        Box::new(Chains {
+            graph: links::Graph::new(),
+            closure: closure::Closure::new(),
+            search: forcing::Search::new(),
+            best: forcing::Best::new(),
+            nishio: nishio::Nishio::new(),
+            multiple: multiple::Multiple::new(),
+            dynamic: dynamic::Dynamic::new(0),
+            plus: dynamic::Dynamic::new(5),
+            last: Last::None,
+            triplet_quiet: Quiet::new(),
+            nishio_quiet: Quiet::new(),
+        })
+    }
+
+    /// Appends the chains of the step the last [`Chains::find`] gave, on the same board, in
+    /// Eureka notation ([`eureka`]): rebuilt from the producer's parent pointers (the
+    /// propagations of the dynamic and multiple producers are run again). Only `--steps`
+    /// calls it.
+    pub(crate) fn explain(&mut self, b: &Board, out: &mut String) -> Shape {
+        match self.last {
+            Last::None => return Shape::None,
+            Last::Forcing => {
+                eureka::write_path(out, &self.best.path[..self.best.len]);
+                return Shape::Single;
+            }
+            Last::Nishio(found) => self.nishio.explain(b, &found, out),
+            Last::Multiple(found) => self.multiple.explain(b, &found, out),
+            Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
+            Last::Plus(level, found) => {
+                self.plus.set_level(level);
+                self.plus.explain(b, &found, out)
+            }
+        }
+        Shape::Branches
+    }
+
+    /// Runs the chain producers in SE's order, as `variant` changes it; the step is in
+    /// `hint`. `false` when none finds anything (or `max` rules the rest out).
+    pub(crate) fn find(
+        &mut self,
+        b: &Board,
+        hint: &mut Hint,
+        solution: &[u8; CELLS],
+        max: Option<Difficulty>,
+        variant: Variant,
+    ) -> bool {
+        let below = |least: u8| max.is_some_and(|m| m < Difficulty(least));
+        self.last = Last::None;
+        if below(65) {
+            return false;
+        }
+        self.graph.load(b);
+        self.closure.load(b, &self.graph);
+        self.search
+            .find(b, &self.graph, &self.closure, solution, &mut self.best);
+        if self.best.key.complexity != u32::MAX {
+            self.fill(b, hint);
+            self.last = Last::Forcing;
+            return true;
+        }
+        if below(75) {
+            return false;
+        }
+        if variant
+            .after_static
+            .is_some_and(|producer| producer(b, hint))
+        {
+            return true;
+        }
+        if self.triplet_quiet.by_cells(b, hint, |h, changed| {
+            triplet::aligned_triplet(b, h, variant.peers_by_index, solution, changed)
+        }) {
+            return true;
+        }
+        let digits = self.nishio_quiet.changed_digits(b);
+        let found = self.nishio.find(b, solution, digits);
+        if cfg!(debug_assertions) && digits != ALL_DIGITS {
+            let all = self.nishio.find(b, solution, ALL_DIGITS);
+            let at = |f: &Option<nishio::Found>| f.map(|f| (f.cell, f.digit, f.key.complexity));
+            assert!(at(&all) == at(&found), "a Nishio chain skipped");
+        }
+        self.nishio_quiet.update(b, found.is_some());
+        if let Some(found) = found {
+            fill_nishio(b, &found, hint);
+            self.last = Last::Nishio(found);
+            return true;
+        }
+        if below(80) {
+            return false;
+        }
+        if let Some(found) = self.multiple.find(b, &mut self.graph, &self.closure) {
+            fill_multiple(b, &found, hint);
+            self.last = Last::Multiple(found);
+            return true;
+        }
+        if below(85) {
+            return false;
+        }
+        if let Some(found) = self.dynamic.find(b) {
+            let technique = match found.kind {
+                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
+                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChains,
+                dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
+                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChains,
+            };
+            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+            self.last = Last::Dynamic(found);
+            return true;
+        }
+        // Dynamic forcing chains (+) (level 1, 9.0) and nested ones (levels 2-5, 9.5-11.0).
+        for (level, techniques) in (1..).zip(PLUS_TECHNIQUES) {
+            if below(85 + 5 * level) {
+                return false;
+            }
+            self.plus.set_level(level);
+            if let Some(found) = self.plus.find(b) {
+                let technique = techniques[match found.kind {
+                    dynamic::Kind::Contradiction => 0,
+                    dynamic::Kind::Double { .. } => 1,
+                    dynamic::Kind::Cell => 2,
+                    dynamic::Kind::Region { .. } => 3,
+                }];
+                fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+                self.last = Last::Plus(level, found);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The hint of the static producer's best chain.
+    fn fill(&self, b: &Board, hint: &mut Hint) {
+        let best = &self.best;
+        let path = &best.path[..best.len];
+        let cells = path_cells(path);
+        let technique = match best.kind {
+            Kind::Cycle(Pass::X) if cells.count_ones() == 4 => Technique::GeneralizedXWing,
+            Kind::Cycle(Pass::X) => Technique::BidirectionalXCycle,
+            Kind::Cycle(Pass::Y) => Technique::BidirectionalYCycle,
+            Kind::Cycle(Pass::XY) => Technique::BidirectionalCycle,
+            Kind::Chain(Pass::XY) => Technique::ForcingChain,
+            Kind::Chain(_) if best.key.complexity == 6 => Technique::TurbotFish,
+            Kind::Chain(_) => Technique::ForcingXChain,
+        };
+        hint.start(technique, best.key.tenths());
+        hint.exact = Some(best.key.difficulty);
+        let mut seen = 0u128;
+        for &p in path {
+            let c = cell_of(p);
+            if seen >> c & 1 == 0 {
+                seen |= 1u128 << c;
+                hint.add_cell(c);
+            }
+            hint.digits |= 1 << digit_of(p);
+        }
+        match best.kind {
+            Kind::Cycle(_) => {
+                for d in 0..9 {
+                    for c in cells_of(best.elim[d]) {
+                        hint.eliminate(c, 1 << d);
+                    }
+                }
+            }
+            Kind::Chain(_) => {
+                let target = path[path.len() - 1];
+                let (c, d) = (cell_of(target), digit_of(target));
+                if is_on(target) {
+                    // SE's hint removes the cell's other candidates, then places.
+                    hint.eliminate(c, b.cands[c] & !(1 << d));
+                    hint.set_place(c, d);
+                } else {
+                    debug_assert!(b.cands[c] >> d & 1 == 1);
+                    hint.eliminate(c, 1 << d);
+                }
+            }
+        }
+    }
+}
+
+/// The hint of a Nishio forcing chain.
+fn fill_nishio(b: &Board, found: &nishio::Found, hint: &mut Hint) {
+    let (c, d) = (found.cell, found.digit);
+    hint.start(Technique::NishioForcingChains, found.key.tenths());
+    hint.exact = Some(found.key.difficulty);
+    hint.add_cell(c);
+    for o in cells_of(found.cells & !(1u128 << c)) {
+        hint.add_cell(o);
+    }
+    hint.digits = 1 << d;
+    if found.assumed_on {
+        hint.eliminate(c, 1 << d);
+    } else {
+        // SE's hint removes the cell's other candidates, then places.
+        hint.eliminate(c, b.cands[c] & !(1 << d));
+        hint.set_place(c, d);
+    }
+}
+
+/// The hint of a cell or region forcing chain.
+fn fill_multiple(b: &Board, found: &multiple::Found, hint: &mut Hint) {
+    let technique = match found.kind {
+        multiple::Kind::Region { .. } => Technique::RegionForcingChains,
+        multiple::Kind::Cell => Technique::CellForcingChains,
+    };
+    hint.start(technique, found.key.tenths());
+    hint.exact = Some(found.key.difficulty);
+    let (c, d) = (cell_of(found.target), digit_of(found.target));
+    hint.add_cell(found.source);
+    if c != found.source {
+        hint.add_cell(c);
+    }
+    hint.digits = 1 << d;
+    if is_on(found.target) {
+        hint.eliminate(c, b.cands[c] & !(1 << d));
+        hint.set_place(c, d);
+    } else {
+        hint.eliminate(c, 1 << d);
+    }
+}
+
+/// The hint of a forcing chain concluding `target` from assumptions in cell `source`.
+fn fill_conclusion(
+    b: &Board,
+    technique: Technique,
+    key: key::Key,
+    source: usize,
+    target: u16,
+    hint: &mut Hint,
+) {
+    hint.start(technique, key.tenths());
+    hint.exact = Some(key.difficulty);
+    let (c, d) = (cell_of(target), digit_of(target));
+    hint.add_cell(source);
+    if c != source {
+        hint.add_cell(c);
+    }
+    hint.digits = 1 << d;
+    if is_on(target) {
+        hint.eliminate(c, b.cands[c] & !(1 << d));
+        hint.set_place(c, d);
+    } else {
+        hint.eliminate(c, 1 << d);
+    }
+}
+
+/// The cells of a chain, as a set.
+fn path_cells(path: &[u16]) -> u128 {
+    path.iter().fold(0u128, |s, &p| s | 1u128 << cell_of(p))
+}

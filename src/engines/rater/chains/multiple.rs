@@ -1,0 +1,393 @@
+//! Multiple forcing chains (8.0 + length bonus), SE's `Chaining(true, false, false, 0)`: the
+//! fourth chaining producer, after Nishio. Its hints are cell and region forcing chains.
+//!
+//! SE visits the cells row by row with **three candidates or more** (bivalue cells are left
+//! to the earlier producers), and for each digit `v` of the cell assumes "v on" there and
+//! propagates statically with both rules of [`links`](super::links): pending "on" potentials
+//! are expanded before pending "off" ones, each kind first in, first out, and the
+//! propagation stops at the first potential implied both on and off (what it found up to
+//! there is kept: a false assumption's consequences are cut short, as in SE). The depth of a
+//! potential in that tree (the root 1) is its number of ancestors.
+//!
+//! - Region forcing chains, for each digit `v` of the cell and each of its houses (block,
+//!   row, column) where `v` has two places or more and the cell is the first of them: each
+//!   other place is assumed "v on" too; a potential implied by every place is the hint's
+//!   conclusion (in the order the cell's own propagation found it, "on" ones first).
+//! - Cell forcing chains, once all digits of the cell are done: a potential implied by every
+//!   digit of the cell (in the order the first digit's propagation found it, "on" first).
+//!
+//! An "on" conclusion places its digit (the cell's other candidates go first), an "off" one
+//! removes it. The complexity is the sum of the conclusion's depths over the assumptions;
+//! the difficulty 8.0 plus the length bonus; sort keys 5 (cell) and 6 (region). Discovery
+//! order is: for each cell, for each digit, its region hints, then the cell's hints; SE
+//! takes the first of the least (difficulty, complexity, sort key) ([`Key`](key::Key)).
+//!
+//! A propagation implies part of what its assumption can reach in the static graph
+//! ([`Closure`], listed once per step): a cell or a house whose assumptions' reaches share
+//! no potential concludes nothing, and its propagations are left out (on top1465, most).
+
+use super::cell_region::{first_place, CellRegion, Propagation};
+use super::closure::Closure;
+use super::eureka::{self, Tree, ROOT};
+use super::forcing::{conclusion_removals, on_parents, Nested};
+use super::key::{self, Key};
+use super::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
+use super::nested::NestSet;
+use super::plus::{add_cells, add_digits, SET_WORDS};
+use crate::engines::rater::board::{
+    cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
+};
+
+const WORDS: usize = POTENTIALS.div_ceil(64);
+
+/// What one assumption implies: the potentials in the order found, with their depths and
+/// the potential each was implied from (for the chains of `--steps`).
+pub(crate) struct Implied {
+    set: [u64; WORDS],
+    depth: [u16; POTENTIALS],
+    parent: [u16; POTENTIALS],
+    order: [u16; POTENTIALS],
+    len: usize,
+}
+
+impl Implied {
+    const fn new() -> Implied {
+        Implied {
+            set: [0; WORDS],
+            depth: [0; POTENTIALS],
+            parent: [ROOT; POTENTIALS],
+            order: [0; POTENTIALS],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn has(&self, p: u16) -> bool {
+        self.set[p as usize >> 6] >> (p & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn add(&mut self, p: u16, depth: u16, parent: u16) {
+        self.set[p as usize >> 6] |= 1u64 << (p & 63);
+        self.depth[p as usize] = depth;
+        self.parent[p as usize] = parent;
+        self.order[self.len] = p;
+        self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        for i in 0..self.len {
+            let p = self.order[i];
+            self.set[p as usize >> 6] = 0;
+        }
+        self.len = 0;
+    }
+
+    /// SE's static `doChaining` from `root` (an "on" potential), both rules.
+    fn propagate(&mut self, links: &impl Links, root: u16) {
+        self.clear();
+        self.add(root, 1, ROOT);
+        let rules = Rules { x: true, y: true };
+        let (mut on_i, mut off_i) = (0, 0);
+        let mut offs = [0u16; 32];
+        let mut ons = [0u16; 4];
+        loop {
+            while on_i < self.len && !is_on(self.order[on_i]) {
+                on_i += 1;
+            }
+            if on_i < self.len {
+                let p = self.order[on_i];
+                on_i += 1;
+                let depth = self.depth[p as usize] + 1;
+                for &x in links.on_to_off(p, true, &mut offs) {
+                    if self.has(conjugate(x)) {
+                        return;
+                    }
+                    if !self.has(x) {
+                        self.add(x, depth, p);
+                    }
+                }
+                continue;
+            }
+            while off_i < self.len && is_on(self.order[off_i]) {
+                off_i += 1;
+            }
+            if off_i >= self.len {
+                return;
+            }
+            let p = self.order[off_i];
+            off_i += 1;
+            let depth = self.depth[p as usize] + 1;
+            for &q in links.off_to_on(p, rules, &mut ons) {
+                if self.has(conjugate(q)) {
+                    return;
+                }
+                if !self.has(q) {
+                    self.add(q, depth, p);
+                }
+            }
+        }
+    }
+}
+
+impl Propagation for Implied {
+    /// The board's links, listed.
+    type Scratch = Graph;
+    fn propagate(&mut self, _: &Board, root: u16, graph: &mut Graph) {
+        Implied::propagate(self, graph, root);
+    }
+    fn found(&self) -> &[u16] {
+        &self.order[..self.len]
+    }
+    fn set(&self) -> &[u64; WORDS] {
+        &self.set
+    }
+    fn complexity(&self, p: u16, _: &mut NestSet<'_>) -> u32 {
+        u32::from(self.depth[p as usize])
+    }
+    fn least(&self, p: u16) -> u32 {
+        u32::from(self.depth[p as usize])
+    }
+}
+
+impl Tree for Implied {
+    fn parent(&self, p: u16) -> u16 {
+        self.parent[p as usize]
+    }
+    fn hidden(&self, _: u16, _: &mut dyn FnMut(u16)) {}
+}
+
+/// The difficulty of cell and region forcing chains, before the length bonus.
+const BASE: f64 = 8.0;
+
+/// Which forcing chains a hint is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// From every candidate of the source cell.
+    Cell,
+    /// From every place of `digit` (0-based) in `house`.
+    Region { house: u8, digit: u8 },
+}
+
+/// The best cell or region forcing chain so far.
+pub(crate) type Found = key::Found<Kind>;
+
+/// Scratch: the propagations of the current cell's digits and of a house's other places.
+pub(crate) struct Multiple {
+    cr: CellRegion<Implied>,
+}
+
+impl Multiple {
+    pub(crate) fn new() -> Box<Multiple> {
+        Box::new(Multiple {
+            cr: CellRegion::new(Implied::new, false, 32),
+        })
+    }
+
+    /// The producer: the first of the least hints; `graph`: `b`'s links, listed, and
+    /// `closure` what each potential reaches in them: a cell or region whose assumptions'
+    /// reaches share nothing can conclude nothing, and is not propagated.
+    pub(crate) fn find(
+        &mut self,
+        b: &Board,
+        graph: &mut Graph,
+        closure: &Closure,
+    ) -> Option<Found> {
+        let mut best: Option<Found> = None;
+        self.cr.begin();
+        for c in cells_of(b.open) {
+            let cands = b.cands[c];
+            if cands.count_ones() < 3 {
+                continue;
+            }
+            let cell = closure.meet(digits_of(cands).map(|v| potential(c, v, true)));
+            for v in digits_of(cands) {
+                let mut houses = 0u8;
+                for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+                    if first_place(b, c, k, v) {
+                        let places = cells_of(b.planes[v] & HOUSE_MASK[h as usize]);
+                        if closure.meet(places.map(|o| potential(o, v, true))) {
+                            houses |= 1 << k;
+                        }
+                    }
+                }
+                if !cell && houses == 0 {
+                    continue;
+                }
+                self.cr.own(b, (c, v), graph);
+                let region = |house, digit| Kind::Region { house, digit };
+                self.cr
+                    .regions(b, graph, (c, v, houses), (BASE, 6), region, &mut best);
+            }
+            if cell {
+                self.cr.cell(b, c, (BASE, 5), Kind::Cell, &mut best);
+            }
+        }
+        best
+    }
+}
+
+impl Multiple {
+    /// The branches of `found` (one a line, in Eureka notation: [`eureka`]), from each
+    /// candidate of its cell or each place of its digit in its house, in SE's order.
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+        let assumptions = match found.kind {
+            Kind::Cell => (found.source, b.cands[found.source], None),
+            Kind::Region { house, digit } => {
+                let h = house as usize;
+                (h, b.pos[h][digit as usize], Some(digit as usize))
+            }
+        };
+        let (at, set, digit) = assumptions;
+        let mut first = true;
+        for i in digits_of(set) {
+            let root = match digit {
+                None => potential(at, i, true),
+                Some(d) => potential(HOUSE_CELLS[at][i] as usize, d, true),
+            };
+            self.cr.other.propagate(&Live(b), root);
+            if !first {
+                out.push('\n');
+            }
+            first = false;
+            eureka::write_branch(out, &*self.cr.other, found.target);
+        }
+    }
+}
+
+/// The propagations of one cell's digits and of one house's places, kept together: what
+/// [`Every::hints`] needs to walk every chain of a hint after the search found it.
+pub(crate) struct Every {
+    per_digit: Vec<Implied>,
+    places: Vec<Implied>,
+    common: [u64; WORDS],
+}
+
+impl Every {
+    pub(crate) fn new() -> Box<Every> {
+        Box::new(Every {
+            per_digit: (0..9).map(|_| Implied::new()).collect(),
+            places: (0..9).map(|_| Implied::new()).collect(),
+            common: [0; WORDS],
+        })
+    }
+
+    /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
+    /// reduced from `src`, in SE's discovery order, appended to `out` (nothing is cut, as
+    /// in [`Search::every_hint`](super::forcing::Search::every_hint)): for each cell of
+    /// three candidates or more, for each digit, its region hints, then the cell's hints.
+    /// A hint's rule parents are those of the "on" potentials of all its chains (the
+    /// assumptions count as the cell's naked single, or the house's hidden single).
+    pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+        for c in cells_of(b.open) {
+            let cands = b.cands[c];
+            if cands.count_ones() < 3 {
+                continue;
+            }
+            for v in digits_of(cands) {
+                self.per_digit[v].propagate(&Live(b), potential(c, v, true));
+                self.regions(src, b, c, v, out);
+            }
+            self.cell(src, b, c, out);
+        }
+    }
+
+    /// The region hints from digit `v` of cell `c` (its propagation done).
+    fn regions(&mut self, src: &Board, b: &Board, c: usize, v: usize, out: &mut Vec<Nested>) {
+        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+            let h = h as usize;
+            let positions = b.pos[h][v];
+            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
+                continue;
+            }
+            let own = &self.per_digit[v];
+            self.common = own.set;
+            let rest = positions & (positions - 1);
+            for i in digits_of(rest) {
+                let o = HOUSE_CELLS[h][i] as usize;
+                let x = &mut self.places[i];
+                x.propagate(&Live(b), potential(o, v, true));
+                for w in 0..WORDS {
+                    self.common[w] &= x.set[w];
+                }
+            }
+            if self.common == [0; WORDS] {
+                continue;
+            }
+            let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
+            for on in [true, false] {
+                for &p in own.found() {
+                    if is_on(p) != on || self.common[p as usize >> 6] >> (p & 63) & 1 == 0 {
+                        continue;
+                    }
+                    let chains =
+                        std::iter::once(own).chain(digits_of(rest).map(|i| &self.places[i]));
+                    if let Some(mut hint) = conclusion(src, b, p, 6, chains, out.len()) {
+                        add_cells(&mut hint.parents, lost, v);
+                        out.push(hint);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cell hints of cell `c` (the propagations of all its digits done).
+    fn cell(&self, src: &Board, b: &Board, c: usize, out: &mut Vec<Nested>) {
+        let cands = b.cands[c];
+        let own = &self.per_digit[cands.trailing_zeros() as usize];
+        for on in [true, false] {
+            for &p in own.found() {
+                if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
+                    continue;
+                }
+                let chains = digits_of(cands).map(|v| &self.per_digit[v]);
+                if let Some(mut hint) = conclusion(src, b, p, 5, chains, out.len()) {
+                    add_digits(&mut hint.parents, c, src.cands[c] & !b.cands[c]);
+                    out.push(hint);
+                }
+            }
+        }
+    }
+}
+
+/// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery
+/// place `order`), its rule parents but those of the assumptions; none if it removes
+/// nothing.
+fn conclusion<'a>(
+    src: &Board,
+    b: &Board,
+    p: u16,
+    sort: u8,
+    chains: impl Iterator<Item = &'a Implied>,
+    order: usize,
+) -> Option<Nested> {
+    let removals = conclusion_removals(b, p)?;
+    let mut parents = [0; SET_WORDS];
+    let mut complexity = 0;
+    let mut print = 0x2545_f491_4f6c_dd1d_u64;
+    for x in chains {
+        complexity += u32::from(x.depth[p as usize]);
+        let mut q = p;
+        loop {
+            print = (print ^ u64::from(q))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(27);
+            let parent = x.parent[q as usize];
+            if parent == ROOT {
+                break;
+            }
+            if is_on(q) {
+                on_parents(src, b, parent, q, &mut parents);
+            }
+            q = parent;
+        }
+        print = print.rotate_left(7) ^ 0xff;
+    }
+    Some(Nested {
+        key: Key::new(BASE, complexity, sort),
+        order: order as u32,
+        removals,
+        parents,
+        chain: print,
+    })
+}

@@ -1,0 +1,208 @@
+//! The basic rules dynamic forcing chains (+) (9.0 + length bonus, SE's `Chaining(true, true,
+//! false, 1)`) apply inside a propagation: each time its links run dry, SE's
+//! `getAdvancedPotentials` runs intersections, hidden pairs, naked pairs and X-Wings, in that
+//! order, on the grid the assumption has reduced. Every hint of the first of those rules
+//! that has one resting on the assumption's removals turns its removals "off", each with
+//! those removals as parents, and the links go on from them.
+//!
+//! A hint's parents (SE's `getRuleParents`) are the candidates the assumption removed that
+//! the rule needed gone:
+//!
+//! | rule | its hints, in SE's order | parents |
+//! |---|---|---|
+//! | intersections | (block, column), (block, row), (column, block), (row, block) pairs, each by first then second house, then digit | the digit's lost places in the first house outside the second |
+//! | hidden pairs | blocks, columns, rows with more than four empty cells; digit pairs in increasing bit order | the two digits' lost places in the house |
+//! | naked pairs | blocks, columns, rows with four empty cells or more; index pairs in increasing bit order | the other candidates the two cells lost |
+//! | X-Wings | columns then rows as base lines; line pairs in increasing bit order, then digit; a digit placed five times or less | the digit's lost places in the base lines outside the cover lines |
+//!
+//! A hint counts only if it removes something from the reduced grid and has parents (one
+//! with none would hold without the assumption). SE keeps a hint's removals in a hash map
+//! of cells; here they come in cell order, then digit order.
+
+use crate::engines::rater::board::{
+    cells_of, digits_of, Board, BLOCK, CELLS, COL, HOUSE_CELLS, HOUSE_MASK, ROW,
+};
+
+/// Words of a set of candidates (bit `cell * 9 + digit`).
+pub(crate) const SET_WORDS: usize = (CELLS * 9).div_ceil(64);
+
+/// A set of candidates, a bit each (`cell * 9 + digit`).
+pub(crate) type CandSet = [u64; SET_WORDS];
+
+/// The hints of the first rule with a hint that rests on the reduction from `b` to
+/// (`cands`, `planes`), in SE's order: `emit(parents, removals)` for each. Whether there
+/// was one.
+pub(crate) fn rules(
+    b: &Board,
+    cands: &[u16; CELLS],
+    planes: &[u128; 9],
+    emit: &mut dyn FnMut(&CandSet, &CandSet),
+) -> bool {
+    intersections(b, planes, emit)
+        || hidden_pairs(b, cands, planes, emit)
+        || naked_pairs(b, cands, emit)
+        || x_wings(b, planes, emit)
+}
+
+/// Adds `cells` of digit `d` to `set`.
+pub(crate) fn add_cells(set: &mut CandSet, cells: u128, d: usize) {
+    for c in cells_of(cells) {
+        let i = c * 9 + d;
+        set[i >> 6] |= 1 << (i & 63);
+    }
+}
+
+/// Adds the digits of `mask` in cell `c` to `set`.
+pub(crate) fn add_digits(set: &mut CandSet, c: usize, mask: u16) {
+    for d in digits_of(mask) {
+        let i = c * 9 + d;
+        set[i >> 6] |= 1 << (i & 63);
+    }
+}
+
+/// A hint of one digit: its `lost` places as parents, `removals` off. Emitted (`true`) when it
+/// has both.
+fn emit_digit(
+    d: usize,
+    lost: u128,
+    removals: u128,
+    emit: &mut dyn FnMut(&CandSet, &CandSet),
+) -> bool {
+    if removals == 0 || lost == 0 {
+        return false;
+    }
+    let (mut parents, mut out) = ([0; SET_WORDS], [0; SET_WORDS]);
+    add_cells(&mut parents, lost, d);
+    add_cells(&mut out, removals, d);
+    emit(&parents, &out);
+    true
+}
+
+/// The pairs of 0..9 in SE's `Permutations(2, 9)` order: increasing as bit masks.
+fn pairs() -> impl Iterator<Item = (usize, usize)> {
+    (1..9).flat_map(|y| (0..y).map(move |x| (x, y)))
+}
+
+fn intersections(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSet)) -> bool {
+    let mut any = false;
+    for (t1, t2) in [(BLOCK, COL), (BLOCK, ROW), (COL, BLOCK), (ROW, BLOCK)] {
+        for i1 in 0..9 {
+            for i2 in 0..9 {
+                let (m1, m2) = (HOUSE_MASK[t1 + i1], HOUSE_MASK[t2 + i2]);
+                if m1 & m2 == 0 {
+                    continue;
+                }
+                for (d, &plane) in planes.iter().enumerate() {
+                    let now = plane & m1;
+                    if now.count_ones() < 2 || now & !m2 != 0 {
+                        continue;
+                    }
+                    let lost = b.planes[d] & !plane & m1 & !m2;
+                    any |= emit_digit(d, lost, plane & m2 & !m1, emit);
+                }
+            }
+        }
+    }
+    any
+}
+
+fn hidden_pairs(
+    b: &Board,
+    cands: &[u16; CELLS],
+    planes: &[u128; 9],
+    emit: &mut dyn FnMut(&CandSet, &CandSet),
+) -> bool {
+    let mut any = false;
+    for t in [BLOCK, COL, ROW] {
+        for h in t..t + 9 {
+            if b.empty[h] <= 4 {
+                continue;
+            }
+            let m = HOUSE_MASK[h];
+            for (x, y) in pairs() {
+                let (px, py) = (planes[x] & m, planes[y] & m);
+                let both = px | py;
+                if px.count_ones() < 2 || py.count_ones() < 2 || both.count_ones() != 2 {
+                    continue;
+                }
+                let keep = 1 << x | 1 << y;
+                let mut out = [0; SET_WORDS];
+                for c in cells_of(both) {
+                    add_digits(&mut out, c, cands[c] & !keep);
+                }
+                let mut parents = [0; SET_WORDS];
+                add_cells(&mut parents, b.planes[x] & m & !both, x);
+                add_cells(&mut parents, b.planes[y] & m & !both, y);
+                if out == [0; SET_WORDS] || parents == [0; SET_WORDS] {
+                    continue;
+                }
+                emit(&parents, &out);
+                any = true;
+            }
+        }
+    }
+    any
+}
+
+fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut dyn FnMut(&CandSet, &CandSet)) -> bool {
+    let mut any = false;
+    for t in [BLOCK, COL, ROW] {
+        for h in t..t + 9 {
+            if b.empty[h] < 4 {
+                continue;
+            }
+            for (i, j) in pairs() {
+                let (ci, cj) = (HOUSE_CELLS[h][i] as usize, HOUSE_CELLS[h][j] as usize);
+                let (ki, kj) = (cands[ci], cands[cj]);
+                let both = ki | kj;
+                if ki.count_ones() < 2 || kj.count_ones() < 2 || both.count_ones() != 2 {
+                    continue;
+                }
+                let mut out = [0; SET_WORDS];
+                for &o in &HOUSE_CELLS[h] {
+                    let o = o as usize;
+                    if o != ci && o != cj {
+                        add_digits(&mut out, o, cands[o] & both);
+                    }
+                }
+                let mut parents = [0; SET_WORDS];
+                add_digits(&mut parents, ci, b.cands[ci] & !both);
+                add_digits(&mut parents, cj, b.cands[cj] & !both);
+                if out == [0; SET_WORDS] || parents == [0; SET_WORDS] {
+                    continue;
+                }
+                emit(&parents, &out);
+                any = true;
+            }
+        }
+    }
+    any
+}
+
+fn x_wings(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSet)) -> bool {
+    let mut any = false;
+    for (base, cover) in [(COL, ROW), (ROW, COL)] {
+        // A base line's index of a cell is the cover line through it.
+        let line = |c: usize| if base == COL { c / 9 } else { c % 9 };
+        for (i, j) in pairs() {
+            let bases = HOUSE_MASK[base + i] | HOUSE_MASK[base + j];
+            for (d, &plane) in planes.iter().enumerate() {
+                if b.placed[d] + 4 > 9 {
+                    continue;
+                }
+                let (li, lj) = (plane & HOUSE_MASK[base + i], plane & HOUSE_MASK[base + j]);
+                if li.count_ones() < 2 || lj.count_ones() < 2 {
+                    continue;
+                }
+                let lines = cells_of(li | lj).fold(0u16, |m, c| m | 1 << line(c));
+                if lines.count_ones() != 2 {
+                    continue;
+                }
+                let covers = digits_of(lines).fold(0u128, |m, k| m | HOUSE_MASK[cover + k]);
+                let lost = b.planes[d] & !plane & bases & !covers;
+                any |= emit_digit(d, lost, plane & covers & !bases, emit);
+            }
+        }
+    }
+    any
+}

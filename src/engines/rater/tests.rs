@@ -1,0 +1,60 @@
+use super::*;
+
+fn grid(s: &str) -> Grid {
+    s.parse().expect("a puzzle")
+}
+
+fn rated(puzzle: &str) -> Rating {
+    let p = grid(puzzle);
+    let solution = crate::engines::solver::solve_with_limit(&p, 2)
+        .solution
+        .expect("solvable");
+    rate(&p, &solution)
+}
+
+#[test]
+fn difficulty_text() {
+    assert_eq!(Difficulty(23).to_string(), "2.3");
+    assert_eq!(Difficulty(110).to_string(), "11.0");
+    assert_eq!("2.3".parse(), Ok(Difficulty(23)));
+    assert_eq!("7".parse(), Ok(Difficulty(70)));
+    assert!("2.35".parse::<Difficulty>().is_err());
+    assert!("-1".parse::<Difficulty>().is_err());
+    assert!("x".parse::<Difficulty>().is_err());
+    assert!("26.0".parse::<Difficulty>().is_err());
+    assert_eq!("sukaku".parse(), Ok(Ladder::Sukaku));
+    assert_eq!("Sukaku-Default".parse(), Ok(Ladder::SukakuDefault));
+    assert_eq!(Ladder::SukakuDefault.to_string(), "sukaku-default");
+    assert_eq!(Ladder::default().to_string(), "se");
+    assert!("hodoku".parse::<Ladder>().is_err());
+}
+
+#[test]
+fn full_grid_has_no_step() {
+    let s =
+        grid("534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+    let r = rate(&s, &s);
+    assert_eq!(r, Rating::default());
+}
+
+#[test]
+fn hidden_singles_only() {
+    let r =
+        rated("050703060007000800000816000000030000005000100730040086906000204840572093000409000");
+    assert_eq!(
+        (r.er, r.ep, r.ed),
+        (Difficulty(12), Difficulty(12), Difficulty(12))
+    );
+    assert_eq!(r.hardest, Some(Technique::HiddenSingle));
+    assert!(!r.capped);
+    assert_eq!(r.steps, 81 - 30);
+}
+
+#[test]
+fn technique_names_are_unique() {
+    for (i, a) in Technique::ALL.iter().enumerate() {
+        for b in &Technique::ALL[i + 1..] {
+            assert_ne!(a.name(), b.name());
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! One module per command: a record's work, its statuses, writers and run summary. The
+//! command line (`src/app/`) and the Python module both call these.
+
+pub mod bench;
+pub mod canon;
+pub mod generate;
+#[cfg(feature = "plot")]
+pub mod plot;
+pub mod rate;
+pub mod shuffle;
+pub mod solve;
+pub mod verify;

@@ -1,0 +1,377 @@
+//! The output of `rate`: one output record per input record, in the order given.
+//!
+//! - `line`: `ER/EP/ED` as Sudoku Explainer's `serate` prints it (`2.6/1.2/1.2`), followed by
+//!   ` capped` when the path stopped early (the rating is then a lower bound), or the status
+//!   word of a record that was not rated (`multiple`, `unsolvable`, `invalid`, `malformed`,
+//!   `failed`);
+//! - `csv`: header `line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error`, with a `file`
+//!   column first when there are several inputs; the rating fields are empty for a record
+//!   that was not rated, `error` holds the message of a malformed, invalid or failed one;
+//! - `jsonl`: one object per record with the same fields (`null` where csv is empty; `error`
+//!   only when there is one).
+//!
+//! With [`Columns::passthrough`] a csv or jsonl record is the input record as read, then the
+//! results `file` (several inputs), `line`, `status`, `er`, ... (see [`crate::io::passthrough`]).
+//!
+//! With steps (`--steps`, jsonl), every object has a `kind`: each record's steps come first,
+//! one `"kind":"step"` object each — `file` (several inputs), `line`, `step` (1, 2, ...),
+//! `technique`, `difficulty`, `cells` (`"r1c2"`), `digits`, `placements` (`"r1c2=5"`),
+//! `eliminations` (`"r3c4<>7"`) and, for a chain step only, `chain` — then the record's own
+//! `"kind":"rating"` object, the jsonl record above. So every input record still has exactly
+//! one rating object, its `steps` field counts the step objects before it, and
+//! `select(.kind == "rating")` gives the plain jsonl output.
+//!
+//! `chain` is the step's chains in Eureka notation ([`StepChain`] has the rules): a string
+//! for a cycle or a forcing chain (`"(5)r1c2-r1c7=(5=3)r2c8-r3c9=r3c2-(5)r1c2"`), an array of
+//! strings, one per branch, for Nishio, cell, region and dynamic forcing chains (a branch of
+//! a dynamic chain followed by its bracketed supporting chains). Steps of other techniques
+//! (aligned triplet exclusion included) have no `chain` field.
+
+use std::io::{self, Write};
+
+use crate::engines::rater::{Difficulty, Rating, Step, StepChain};
+use crate::grid::cell_name;
+use crate::io::passthrough::{Columns, ColumnsDiffer, RecordFields};
+use crate::io::write::{write_csv_field, JsonObject, OutputFormat};
+use crate::jobs::rate::{difficulty_value, RateStatus, RatedRecord};
+use crate::pipeline::{BoundedRender, RecordBytes, Render, Sink, UnboundedRender};
+
+/// The result fields of a passthrough record, in order (`file` only with several inputs).
+const RESULT_FIELDS: [&str; 10] = [
+    "file", "line", "status", "er", "ep", "ed", "hardest", "steps", "capped", "error",
+];
+
+const CSV_HEADER: &[u8] = b"line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error\n";
+
+/// Writes [`RatedRecord`]s in one format.
+pub struct RateWriter<W: Write> {
+    out: W,
+    header: bool,
+    fmt: RateFormat,
+}
+
+/// How a csv or jsonl record is written, for the current input (shared by the writer and the
+/// workers' render ([`RateWriter::renderer`]), so both give the same bytes).
+#[derive(Clone, Debug)]
+pub struct RateFormat {
+    format: OutputFormat,
+    /// Each record's steps before it, every object with its `kind` (jsonl only).
+    steps: bool,
+    fields: RecordFields,
+}
+
+impl<W: Write> RateWriter<W> {
+    /// A writer; `header` asks for the CSV header line before the first record.
+    pub fn new(out: W, format: OutputFormat, header: bool) -> RateWriter<W> {
+        RateWriter {
+            out,
+            header: header && format == OutputFormat::Csv,
+            fmt: RateFormat {
+                format,
+                steps: false,
+                fields: RecordFields::new(&RESULT_FIELDS),
+            },
+        }
+    }
+
+    /// The same writer with `columns` in its csv and jsonl records.
+    pub fn with_columns(mut self, columns: Columns) -> RateWriter<W> {
+        self.fmt.fields.set_columns(columns);
+        self
+    }
+
+    /// The same writer writing each record's steps before it (jsonl only: other formats
+    /// ignore it).
+    pub fn with_steps(mut self, steps: bool) -> RateWriter<W> {
+        self.fmt.steps = steps && self.fmt.format == OutputFormat::Jsonl;
+        self
+    }
+
+    /// The input whose records come next: its name, and its CSV header (`None`: a line file).
+    /// With passthrough, every input must have the first one's columns.
+    pub fn set_input(
+        &mut self,
+        file: &str,
+        headers: Option<&csv::ByteRecord>,
+    ) -> Result<(), ColumnsDiffer> {
+        self.fmt.fields.set_input(file, headers)
+    }
+
+    /// The workers' [`Render`] of this writer's csv and jsonl records for the current input
+    /// (`None` for line records, which [`rate_line_render`] renders). Their length has no
+    /// bound, so each block's go to a vector of their own.
+    pub fn renderer(&self) -> Option<UnboundedRender<RateFormat>> {
+        (self.fmt.format != OutputFormat::Line).then(|| UnboundedRender(self.fmt.clone()))
+    }
+
+    /// Write the CSV header now if it is due (so an empty input still gets one).
+    pub fn start(&mut self) -> io::Result<()> {
+        if !std::mem::take(&mut self.header) {
+            return Ok(());
+        }
+        self.fmt.fields.write_csv_header(&mut self.out, CSV_HEADER)
+    }
+
+    /// Write one record.
+    pub fn write(&mut self, r: &RatedRecord) -> io::Result<()> {
+        self.start()?;
+        match self.fmt.format {
+            OutputFormat::Line => {
+                let mut buf = [0u8; LINE_MAX];
+                let len = line_record(r, &mut buf);
+                self.out.write_all(&buf[..len])
+            }
+            _ => self.fmt.write(&mut self.out, r),
+        }
+    }
+
+    /// Flush the underlying writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+impl RateFormat {
+    /// Write `r` as a csv or jsonl record (with its steps before it, when asked) to `out`.
+    pub fn write(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        match self.format {
+            OutputFormat::Csv => self.csv(out, r),
+            OutputFormat::Jsonl => {
+                if self.steps {
+                    self.steps(out, r)?;
+                }
+                self.json(out, r)
+            }
+            OutputFormat::Line => unreachable!("line records are written by line_record"),
+        }
+    }
+
+    fn csv(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        self.fields
+            .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
+        let mut number = itoa::Buffer::new();
+        out.write_all(r.status.as_str().as_bytes())?;
+        match &r.rating {
+            Some(rating) => {
+                for d in [rating.er, rating.ep, rating.ed] {
+                    out.write_all(b",")?;
+                    write_difficulty(&mut *out, d)?;
+                }
+                out.write_all(b",")?;
+                if let Some(t) = rating.hardest {
+                    write_csv_field(&mut *out, t.name().as_bytes())?;
+                }
+                out.write_all(b",")?;
+                out.write_all(number.format(rating.steps).as_bytes())?;
+                out.write_all(if rating.capped { b",true," } else { b",false," })?;
+            }
+            None => out.write_all(b",,,,,,,")?,
+        }
+        if let Some(e) = r.error() {
+            write_csv_field(&mut *out, e.as_bytes())?;
+        }
+        out.write_all(b"\n")
+    }
+
+    fn json(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        let mut obj = JsonObject::new(out)?;
+        if self.steps {
+            obj.field("kind", &"rating")?;
+        }
+        let mut name = self
+            .fields
+            .write_json_start(&mut obj, r.line, r.input.as_deref())?
+            .map(String::as_str);
+        let mut name = move || name.next().expect("a name per result field");
+        obj.field(name(), &r.status)?;
+        let rating = r.rating.as_ref();
+        let value = |f: fn(&Rating) -> Difficulty| rating.map(|x| difficulty_value(f(x)));
+        obj.field(name(), &value(|x| x.er))?;
+        obj.field(name(), &value(|x| x.ep))?;
+        obj.field(name(), &value(|x| x.ed))?;
+        obj.field(name(), &rating.and_then(|x| x.hardest).map(|t| t.name()))?;
+        obj.field(name(), &rating.map(|x| x.steps))?;
+        obj.field(name(), &rating.map(|x| x.capped))?;
+        if let Some(e) = r.error() {
+            obj.field(name(), &e)?;
+        }
+        obj.end()
+    }
+
+    /// The record's step objects: each body (see [`step_body`]) after the fields that name
+    /// the record.
+    fn steps(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        if r.steps.is_empty() {
+            return Ok(());
+        }
+        let mut head = b"{\"kind\":\"step\",".to_vec();
+        if self.fields.columns.file {
+            head.extend_from_slice(b"\"file\":");
+            serde_json::to_writer(&mut head, &self.fields.file)?;
+            head.push(b',');
+        }
+        head.extend_from_slice(b"\"line\":");
+        head.extend_from_slice(itoa::Buffer::new().format(r.line).as_bytes());
+        head.push(b',');
+        for body in r.steps.split_inclusive(|&b| b == b'\n') {
+            out.write_all(&head)?;
+            out.write_all(body)?;
+        }
+        Ok(())
+    }
+}
+
+/// A difficulty as SE prints it: `2.3`, `10.5`.
+fn write_difficulty(out: &mut impl Write, d: Difficulty) -> io::Result<()> {
+    let mut buf = [0u8; 4];
+    let len = d.write_text(&mut buf);
+    out.write_all(&buf[..len])
+}
+
+
+/// One step's JSON object body, from `"step"` to the closing brace and line break, appended
+/// to `out` (the fields naming the record are written before it by the writer): `n` is the
+/// step's number on the path, from 1.
+pub fn step_body(out: &mut Vec<u8>, n: u32, step: &Step<'_>) {
+    out.extend_from_slice(b"\"step\":");
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+    out.extend_from_slice(b",\"technique\":");
+    serde_json::to_writer(&mut *out, step.technique.name()).expect("writing to a vector");
+    out.extend_from_slice(b",\"difficulty\":");
+    let mut d = [0u8; 4];
+    let len = step.difficulty.write_text(&mut d);
+    out.extend_from_slice(&d[..len]);
+    out.extend_from_slice(b",\"cells\":[");
+    for (i, &cell) in step.cells.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(cell_name(cell).as_bytes());
+        out.push(b'"');
+    }
+    out.extend_from_slice(b"],\"digits\":[");
+    let digits = (1..=9u8).filter(|d| step.digits & (1 << (d - 1)) != 0);
+    for (i, digit) in digits.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'0' + digit);
+    }
+    out.extend_from_slice(b"],\"placements\":[");
+    let placements = step.placements.iter().map(|p| (p.cell, p.digit));
+    candidate_list(out, placements, b"=");
+    out.extend_from_slice(b"],\"eliminations\":[");
+    let eliminations = step.eliminations.iter().map(|e| (e.cell, e.digit));
+    candidate_list(out, eliminations, b"<>");
+    out.push(b']');
+    match step.chain {
+        StepChain::None => {}
+        StepChain::Single(chain) => {
+            out.extend_from_slice(b",\"chain\":");
+            serde_json::to_writer(&mut *out, chain).expect("writing to a vector");
+        }
+        StepChain::Branches(branches) => {
+            out.extend_from_slice(b",\"chain\":[");
+            for (i, branch) in branches.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_json::to_writer(&mut *out, branch).expect("writing to a vector");
+            }
+            out.push(b']');
+        }
+    }
+    out.extend_from_slice(b"}\n");
+}
+
+/// `"r1c2=5","r3c4=7"` (with `op` between cell and digit).
+fn candidate_list(out: &mut Vec<u8>, items: impl Iterator<Item = (u8, u8)>, op: &[u8]) {
+    for (i, (cell, digit)) in items.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(cell_name(cell).as_bytes());
+        out.extend_from_slice(op);
+        out.push(b'0' + digit);
+        out.push(b'"');
+    }
+}
+
+impl<W: Write> Sink<RatedRecord> for RateWriter<W> {
+    fn start(&mut self) -> io::Result<()> {
+        RateWriter::start(self)
+    }
+    fn write(&mut self, item: &RatedRecord) -> io::Result<()> {
+        RateWriter::write(self, item)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        RateWriter::flush(self)
+    }
+    fn write_rendered(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.start()?;
+        self.out.write_all(bytes)
+    }
+}
+
+/// The most bytes of one line record: `25.5/25.5/25.5 capped` and its line break.
+const LINE_MAX: usize = 3 * 4 + 2 + 7 + 1;
+
+/// One line record at the start of `out` (at least [`LINE_MAX`] bytes); returns its length.
+#[inline]
+fn line_record(r: &RatedRecord, out: &mut [u8]) -> usize {
+    let Some(rating) = r.rating.as_ref().filter(|_| r.status == RateStatus::Rated) else {
+        let word = r.status.as_str().as_bytes();
+        out[..word.len()].copy_from_slice(word);
+        out[word.len()] = b'\n';
+        return word.len() + 1;
+    };
+    let mut len = rating.er.write_text(out);
+    for d in [rating.ep, rating.ed] {
+        out[len] = b'/';
+        len += 1 + d.write_text(&mut out[len + 1..]);
+    }
+    if rating.capped {
+        out[len..len + 7].copy_from_slice(b" capped");
+        len += 7;
+    }
+    out[len] = b'\n';
+    len + 1
+}
+
+/// Line records rendered on the workers ([`Render`]): the bytes [`RateWriter`] writes for
+/// `--format line`.
+pub fn rate_line_render() -> impl Render<RatedRecord> {
+    BoundedRender::new(LINE_MAX, line_record)
+}
+
+impl RecordBytes<RatedRecord> for RateFormat {
+    fn append(&self, item: &RatedRecord, out: &mut Vec<u8>) {
+        self.write(out, item)
+            .expect("writing to a vector does not fail");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn difficulties_print_as_se_prints_them() {
+        let text = |tenths| {
+            let mut buf = [0u8; 4];
+            let len = Difficulty(tenths).write_text(&mut buf);
+            String::from_utf8(buf[..len].to_vec()).unwrap()
+        };
+        assert_eq!(text(0), "0.0");
+        assert_eq!(text(12), "1.2");
+        assert_eq!(text(100), "10.0");
+        assert_eq!(text(255), "25.5");
+    }
+}
