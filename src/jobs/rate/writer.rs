@@ -233,7 +233,6 @@ fn write_difficulty(out: &mut impl Write, d: Difficulty) -> io::Result<()> {
     out.write_all(&buf[..len])
 }
 
-
 /// One step's JSON object body, from `"step"` to the closing brace and line break, appended
 /// to `out` (the fields naming the record are written before it by the writer): `n` is the
 /// step's number on the path, from 1.

@@ -18,15 +18,15 @@
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
-//! SE does, and sorts the hints alike); two things differ ([`Variant`]): its aligned triplet
-//! exclusion lists a cell's peers by index, and its TUVWXYZ-Wing (7.5, not in the Exchange
-//! bank's ratings) runs between the static chains and aligned triplet exclusion.
+//! SE does, and sorts the hints alike); two things differ, in its ladders
+//! ([`ladder`](super::ladder)): its aligned triplet exclusion lists a cell's peers by index,
+//! and its TUVWXYZ-Wing (7.5, not in the Exchange bank's ratings) runs between the static
+//! chains and aligned triplet exclusion.
 //!
-//! A step on which the last producer finds nothing either (SE rates the puzzle 20.0) is
-//! **capped** (the rating so far, [`Rating::capped`](crate::engines::rater::Rating::capped)): never
-//! a wrong number.
-//! Likewise, when `max_rating` is below a producer's least difficulty, nothing from it on
-//! can be a step under the cap, so the path stops there as capped without searching.
+//! Each producer is one method of [`Chains`], run by the ladder in this order. A step on
+//! which the last producer finds nothing either (SE rates the puzzle 20.0) is **capped**
+//! (the rating so far, [`Rating::capped`](crate::engines::rater::Rating::capped)): never a
+//! wrong number.
 //!
 //! # Definitions
 //!
@@ -53,22 +53,14 @@ mod plus;
 mod tests;
 mod triplet;
 
+pub(crate) use triplet::aligned_triplet;
+
 use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
 use super::hint::Hint;
 use super::quiet::Quiet;
-use super::{Difficulty, Technique};
+use super::Technique;
 use forcing::{Kind, Pass};
 use links::{cell_of, digit_of, is_on};
-
-/// How a ladder's chain part differs from SE 1.2.1.3's.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Variant {
-    /// Aligned triplet exclusion takes a cell's peers in index order (Sukaku Explainer).
-    pub(crate) peers_by_index: bool,
-    /// A producer run after the static chains, before aligned triplet exclusion (least
-    /// difficulty 7.5): Sukaku's TUVWXYZ-Wing.
-    pub(crate) after_static: Option<fn(&Board, &mut Hint) -> bool>,
-}
 
 /// Scratch of the chain producers; one per rater, allocated once.
 pub(crate) struct Chains {
@@ -86,8 +78,6 @@ pub(crate) struct Chains {
     plus: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
-    /// The last grid on which aligned triplet exclusion found nothing.
-    triplet_quiet: Quiet,
     /// The last grid on which Nishio forcing chains found nothing.
     nishio_quiet: Quiet,
 }
@@ -168,7 +158,6 @@ impl Chains {
             dynamic: dynamic::Dynamic::new(0),
             plus: dynamic::Dynamic::new(5),
             last: Last::None,
-            triplet_quiet: Quiet::new(),
             nishio_quiet: Quiet::new(),
         })
     }
@@ -195,44 +184,25 @@ impl Chains {
         Shape::Branches
     }
 
-    /// Runs the chain producers in SE's order, as `variant` changes it; the step is in
-    /// `hint`. `false` when none finds anything (or `max` rules the rest out).
-    pub(crate) fn find(
-        &mut self,
-        b: &Board,
-        hint: &mut Hint,
-        solution: &[u8; CELLS],
-        max: Option<Difficulty>,
-        variant: Variant,
-    ) -> bool {
-        let below = |least: u8| max.is_some_and(|m| m < Difficulty(least));
-        self.last = Last::None;
-        if below(65) {
-            return false;
-        }
+    /// SE's "Forcing Chains & Cycles" on the step's board: the best cycle or forcing chain,
+    /// in `hint`. Loads the step's link graph and closure, which the cell and region forcing
+    /// chains read later in the same step.
+    pub(crate) fn forcing(&mut self, b: &Board, hint: &mut Hint, solution: &[u8; CELLS]) -> bool {
         self.graph.load(b);
         self.closure.load(b, &self.graph);
         self.search
             .find(b, &self.graph, &self.closure, solution, &mut self.best);
-        if self.best.key.complexity != u32::MAX {
-            self.fill(b, hint);
-            self.last = Last::Forcing;
-            return true;
-        }
-        if below(75) {
+        if self.best.key.complexity == u32::MAX {
             return false;
         }
-        if variant
-            .after_static
-            .is_some_and(|producer| producer(b, hint))
-        {
-            return true;
-        }
-        if self.triplet_quiet.by_cells(b, hint, |h, changed| {
-            triplet::aligned_triplet(b, h, variant.peers_by_index, solution, changed)
-        }) {
-            return true;
-        }
+        self.fill(b, hint);
+        self.last = Last::Forcing;
+        true
+    }
+
+    /// Nishio forcing chains: the best, in `hint`. Looks again only at the digits whose
+    /// places changed since it last found nothing.
+    pub(crate) fn nishio(&mut self, b: &Board, hint: &mut Hint, solution: &[u8; CELLS]) -> bool {
         let digits = self.nishio_quiet.changed_digits(b);
         let found = self.nishio.find(b, solution, digits);
         if cfg!(debug_assertions) && digits != ALL_DIGITS {
@@ -241,52 +211,55 @@ impl Chains {
             assert!(at(&all) == at(&found), "a Nishio chain skipped");
         }
         self.nishio_quiet.update(b, found.is_some());
-        if let Some(found) = found {
-            fill_nishio(b, &found, hint);
-            self.last = Last::Nishio(found);
-            return true;
-        }
-        if below(80) {
+        let Some(found) = found else { return false };
+        fill_nishio(b, &found, hint);
+        self.last = Last::Nishio(found);
+        true
+    }
+
+    /// Cell and region forcing chains: the best, in `hint`. Reads the graph and closure
+    /// [`Chains::forcing`] loaded for this step.
+    pub(crate) fn multiple(&mut self, b: &Board, hint: &mut Hint) -> bool {
+        let Some(found) = self.multiple.find(b, &mut self.graph, &self.closure) else {
             return false;
-        }
-        if let Some(found) = self.multiple.find(b, &mut self.graph, &self.closure) {
-            fill_multiple(b, &found, hint);
-            self.last = Last::Multiple(found);
-            return true;
-        }
-        if below(85) {
+        };
+        fill_multiple(b, &found, hint);
+        self.last = Last::Multiple(found);
+        true
+    }
+
+    /// Dynamic forcing chains: the best, in `hint`.
+    pub(crate) fn dynamic(&mut self, b: &Board, hint: &mut Hint) -> bool {
+        let Some(found) = self.dynamic.find(b) else {
             return false;
-        }
-        if let Some(found) = self.dynamic.find(b) {
-            let technique = match found.kind {
-                dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
-                dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChains,
-                dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
-                dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChains,
-            };
-            fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-            self.last = Last::Dynamic(found);
-            return true;
-        }
-        // Dynamic forcing chains (+) (level 1, 9.0) and nested ones (levels 2-5, 9.5-11.0).
-        for (level, techniques) in (1..).zip(PLUS_TECHNIQUES) {
-            if below(85 + 5 * level) {
-                return false;
-            }
-            self.plus.set_level(level);
-            if let Some(found) = self.plus.find(b) {
-                let technique = techniques[match found.kind {
-                    dynamic::Kind::Contradiction => 0,
-                    dynamic::Kind::Double { .. } => 1,
-                    dynamic::Kind::Cell => 2,
-                    dynamic::Kind::Region { .. } => 3,
-                }];
-                fill_conclusion(b, technique, found.key, found.source, found.target, hint);
-                self.last = Last::Plus(level, found);
-                return true;
-            }
-        }
-        false
+        };
+        let technique = match found.kind {
+            dynamic::Kind::Contradiction => Technique::DynamicContradictionForcingChains,
+            dynamic::Kind::Double { .. } => Technique::DynamicDoubleForcingChains,
+            dynamic::Kind::Cell => Technique::DynamicCellForcingChains,
+            dynamic::Kind::Region { .. } => Technique::DynamicRegionForcingChains,
+        };
+        fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+        self.last = Last::Dynamic(found);
+        true
+    }
+
+    /// Dynamic forcing chains (+) (`level` 1, 9.0) and nested ones (levels 2-5, 9.5-11.0):
+    /// the best, in `hint`.
+    pub(crate) fn plus(&mut self, b: &Board, hint: &mut Hint, level: u8) -> bool {
+        self.plus.set_level(level);
+        let Some(found) = self.plus.find(b) else {
+            return false;
+        };
+        let technique = PLUS_TECHNIQUES[level as usize - 1][match found.kind {
+            dynamic::Kind::Contradiction => 0,
+            dynamic::Kind::Double { .. } => 1,
+            dynamic::Kind::Cell => 2,
+            dynamic::Kind::Region { .. } => 3,
+        }];
+        fill_conclusion(b, technique, found.key, found.source, found.target, hint);
+        self.last = Last::Plus(level, found);
+        true
     }
 
     /// The hint of the static producer's best chain.

@@ -1,0 +1,287 @@
+//! The library's layers, read from its imports: no module uses one above it (the order drawn
+//! in `src/lib.rs`), and a circle of imports stays inside one folder.
+//!
+//! Every `crate::…` and `super::…` path in `src/` (the binary in `src/app/` and the test
+//! modules aside) is resolved to the module it names; a module is a file, or a folder's
+//! `mod.rs`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+/// The layers, bottom first: a module may use its own layer and those before it.
+const LAYERS: &[&[&str]] = &[
+    &["limits"],
+    &["error"],
+    &["grid"],
+    &["symmetry"],
+    &["engines::solver"],
+    &["engines::canonical", "engines::rater"],
+    &["stats", "distribution"],
+    &["io"],
+    &["pipeline"],
+    &[
+        "jobs::solve",
+        "jobs::rate",
+        "jobs::verify",
+        "jobs::canon",
+        "jobs::shuffle",
+        "jobs::generate",
+        "jobs::bench",
+    ],
+    &["jobs::plot"],
+];
+
+type Module = Vec<String>;
+
+/// The library's modules (path from the crate root) with their source, test modules cut.
+fn modules() -> BTreeMap<Module, String> {
+    let mut out = BTreeMap::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if rel == "app" {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = rel.strip_suffix(".rs").unwrap_or(&rel);
+            if !rel.ends_with(".rs") || name.ends_with("tests") {
+                continue;
+            }
+            let mut module: Module = name.split('/').map(String::from).collect();
+            if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+                module.pop();
+            }
+            out.insert(module, code_of(&fs::read_to_string(&path).unwrap()));
+        }
+    }
+    out
+}
+
+/// Source without comments and without its `#[cfg(test)]` module (kept at the bottom).
+fn code_of(text: &str) -> String {
+    let mut out = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let next = lines.peek().map_or("", |l| l.trim());
+        if line.trim() == "#[cfg(test)]" && next.starts_with("mod tests") {
+            break;
+        }
+        out.push_str(line.split("//").next().unwrap());
+        out.push('\n');
+    }
+    out
+}
+
+/// The modules `code` of `module` names through `crate::` and `super::` paths, each taken to
+/// the longest known module it starts with.
+fn uses(module: &Module, code: &str, known: &BTreeSet<Module>) -> BTreeSet<Module> {
+    let mut out = BTreeSet::new();
+    let bytes = code.as_bytes();
+    for start in (0..bytes.len()).filter(|&i| code.is_char_boundary(i)) {
+        let rest = &code[start..];
+        let (mut base, after) = if let Some(r) = rest.strip_prefix("crate::") {
+            (Vec::new(), r)
+        } else if rest.starts_with("super::") {
+            let mut base = module.clone();
+            let mut r = rest;
+            while let Some(x) = r.strip_prefix("super::") {
+                base.pop();
+                r = x;
+            }
+            (base, r)
+        } else {
+            continue;
+        };
+        if start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_') {
+            continue;
+        }
+        for segment in after.split("::") {
+            let name: String = segment
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                break;
+            }
+            base.push(name);
+            if !known.contains(&base) {
+                base.pop();
+                break;
+            }
+        }
+        if &base != module && !base.is_empty() {
+            out.insert(base);
+        }
+    }
+    out
+}
+
+/// The layer of a module: the first entry of [`LAYERS`] naming it or a module it is in.
+fn layer(module: &Module) -> Option<usize> {
+    let path = module.join("::");
+    LAYERS.iter().position(|names| {
+        names
+            .iter()
+            .any(|n| path == *n || path.starts_with(&format!("{n}::")))
+    })
+}
+
+fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
+    let modules = modules();
+    let known: BTreeSet<Module> = modules.keys().cloned().collect();
+    modules
+        .iter()
+        .map(|(m, code)| (m.clone(), uses(m, code, &known)))
+        .collect()
+}
+
+#[test]
+fn no_module_uses_one_above_it() {
+    let mut wrong = Vec::new();
+    for (module, targets) in graph() {
+        let Some(from) = layer(&module) else {
+            if !module.is_empty()
+                && !matches!(module.as_slice(), [m] if m == "engines" || m == "jobs")
+            {
+                wrong.push(format!("{} is in no layer of LAYERS", module.join("::")));
+            }
+            continue;
+        };
+        for target in targets {
+            let to = layer(&target);
+            if to.is_none_or(|to| to > from) {
+                wrong.push(format!("{} uses {}", module.join("::"), target.join("::")));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// Strongly connected components of more than one module (Tarjan).
+fn circles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
+    struct Walk<'g> {
+        graph: &'g BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<&'g Module, (usize, usize)>,
+        stack: Vec<&'g Module>,
+        on_stack: BTreeSet<&'g Module>,
+        out: Vec<Vec<Module>>,
+    }
+    impl<'g> Walk<'g> {
+        fn visit(&mut self, v: &'g Module) {
+            let n = self.index.len();
+            self.index.insert(v, (n, n));
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                let Some((w, _)) = self.graph.get_key_value(w) else {
+                    continue;
+                };
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.index[w].1.min(self.index[v].1);
+                    self.index.get_mut(v).unwrap().1 = low;
+                } else if self.on_stack.contains(w) {
+                    let low = self.index[w].0.min(self.index[v].1);
+                    self.index.get_mut(v).unwrap().1 = low;
+                }
+            }
+            if self.index[v].0 == self.index[v].1 {
+                let mut component = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    component.push(w.clone());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.out.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+#[test]
+fn import_circles_stay_inside_one_folder() {
+    let mut wrong = Vec::new();
+    for circle in circles(&graph()) {
+        // The folder every module of the circle is in: a layer's own folder at least.
+        let common = circle
+            .iter()
+            .map(|m| m.len())
+            .min()
+            .map(|len| {
+                (0..len)
+                    .take_while(|&i| circle.iter().all(|m| m[i] == circle[0][i]))
+                    .count()
+            })
+            .unwrap_or(0);
+        let deep_enough = match circle[0].first().map(String::as_str) {
+            Some("engines" | "jobs") => common >= 2,
+            _ => common >= 1,
+        };
+        if !deep_enough {
+            let names: Vec<String> = circle.iter().map(|m| m.join("::")).collect();
+            wrong.push(names.join(" ↔ "));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "import circles across folders:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_sees_imports() {
+    // The checks above can fail: a made-up module that reaches up is caught.
+    let known: BTreeSet<Module> = [
+        vec!["io".to_string()],
+        vec!["jobs".into()],
+        vec!["jobs".into(), "rate".into()],
+        vec!["jobs".into(), "rate".into(), "writer".into()],
+    ]
+    .into_iter()
+    .collect();
+    let found = uses(&vec!["io".into()], "use crate::jobs::rate::Thing;", &known);
+    let target = found.iter().next().expect("an import");
+    assert!(layer(target) > layer(&vec!["io".into()]));
+    let sup = uses(
+        &vec!["jobs".into(), "rate".into(), "writer".into()],
+        "use super::super::rate::X;",
+        &known,
+    );
+    assert_eq!(
+        sup.into_iter().collect::<Vec<_>>(),
+        vec![vec!["jobs".to_string(), "rate".to_string()]]
+    );
+}
