@@ -291,44 +291,36 @@ impl Search<'_> {
 
     /// Type 3 with a naked subset of `degree` cells: the extra cell and others of the house.
     fn type3_naked(&mut self, two: ExtraPair) {
-        let ExtraPair {
-            h,
-            c1,
-            c2,
-            i1,
-            i2,
-            degree,
-            extra,
-            base,
-        } = two;
         let b = self.b;
-        for &set in subsets(degree, 9) {
-            if set >> i1 & 1 == 0 || set >> i2 & 1 != 0 {
+        for &set in subsets(two.degree, 9) {
+            if set >> two.i1 & 1 == 0 || set >> two.i2 & 1 != 0 {
                 continue;
             }
-            let mut naked = extra & b.cands[c1] & b.cands[c2];
+            let mut naked = two.extra & b.cands[two.c1] & b.cands[two.c2];
             let mut union = 0u16;
             let mut ok = true;
             for i in digits_of(set) {
-                let m = if i == i1 {
-                    extra
+                let m = if i == two.i1 {
+                    two.extra
                 } else {
-                    let m = b.cands[HOUSE_CELLS[h][i] as usize];
+                    let m = b.cands[HOUSE_CELLS[two.h][i] as usize];
                     naked |= m;
                     m
                 };
                 ok &= m.count_ones() >= 2;
                 union |= m;
             }
-            if naked.count_ones() as usize != degree || !ok || union.count_ones() as usize != degree
+            if naked.count_ones() as usize != two.degree
+                || !ok
+                || union.count_ones() as usize != two.degree
             {
                 continue;
             }
             let mut victims = [0u16; 9];
             let mut worth = false;
             for i in 0..9 {
-                let c = HOUSE_CELLS[h][i] as usize;
-                if set >> i & 1 == 0 && c != c2 {
+                let c = HOUSE_CELLS[two.h][i] as usize;
+                if set >> i & 1 == 0 && c != two.c2 {
                     victims[i] = b.cands[c] & union;
                     worth |= victims[i] != 0;
                 }
@@ -336,26 +328,16 @@ impl Search<'_> {
             if !worth {
                 continue;
             }
-            let rating = base + (degree as f64 - 1.0) * 0.1;
-            self.offer_house(rating, h, victims);
+            let rating = two.base + (two.degree as f64 - 1.0) * 0.1;
+            self.offer_house(rating, two.h, victims);
         }
     }
 
     /// Type 3 with a hidden subset of `degree` digits: the pair's and others of the house.
     fn type3_hidden(&mut self, two: ExtraPair) {
-        let ExtraPair {
-            h,
-            c1,
-            c2,
-            i1,
-            i2,
-            degree,
-            extra,
-            base,
-        } = two;
         let b = self.b;
         let pair = (1u16 << self.v1) | (1u16 << self.v2);
-        let others = 0x1FF & !pair & !extra;
+        let others = 0x1FF & !pair & !two.extra;
         let mut rem = [0usize; 9];
         let mut n = 0;
         for d in digits_of(others) {
@@ -363,10 +345,10 @@ impl Search<'_> {
             n += 1;
         }
         // SE's `Permutations` over no items yields nothing.
-        if degree - 2 > n || n == 0 {
+        if two.degree - 2 > n || n == 0 {
             return;
         }
-        for &pick in subsets(degree - 2, n) {
+        for &pick in subsets(two.degree - 2, n) {
             let mut values = pair;
             for k in digits_of(pick) {
                 values |= 1 << rem[k];
@@ -374,17 +356,17 @@ impl Search<'_> {
             let mut union = 0u16;
             let mut ok = true;
             for d in digits_of(values) {
-                let p = b.pos[h][d] & !(1 << i2);
+                let p = b.pos[two.h][d] & !(1 << two.i2);
                 union |= p;
                 ok &= p != 0;
             }
-            if !ok || union.count_ones() as usize != degree {
+            if !ok || union.count_ones() as usize != two.degree {
                 continue;
             }
-            let cells_mask = union & !(1 << i1) & !(1 << i2);
-            if let Some(victims) = hidden_victims(b, h, [c1, c2], cells_mask, values) {
-                let rating = base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
-                self.offer_house(rating, h, victims);
+            let cells_mask = union & !(1 << two.i1) & !(1 << two.i2);
+            if let Some(victims) = hidden_victims(b, two.h, [two.c1, two.c2], cells_mask, values) {
+                let rating = two.base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
+                self.offer_house(rating, two.h, victims);
             }
         }
     }
