@@ -273,10 +273,9 @@ fn output_file_and_stats_json() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn output_order_is_the_same_for_any_thread_count() {
-    let Some(path) = dataset("puzzles3_magictour_top1465") else {
-        return;
-    };
+    let path = dataset("puzzles3_magictour_top1465");
     let path = path.to_str().unwrap();
     for format in ["line", "csv", "jsonl"] {
         let one = stdout_of(&[
@@ -354,9 +353,7 @@ fn exit_codes() {
 
 #[test]
 fn closed_pipe_ends_quietly() {
-    let Some(path) = dataset("puzzles2_17_clue") else {
-        return;
-    };
+    let path = dataset("puzzles2_17_clue");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
         .args(["solve", "-q", "--threads", "2"])
         .arg(path)
@@ -383,6 +380,7 @@ fn closed_pipe_ends_quietly() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn every_record_of_real_files_comes_out_and_checks() {
     for name in [
         "puzzles2_17_clue",
@@ -394,7 +392,7 @@ fn every_record_of_real_files_comes_out_and_checks() {
         "kaggle9m_vopani_first10000.csv",
         "sudoku_exchange_hard_500_with_solutions.txt",
     ] {
-        let Some(path) = dataset(name) else { continue };
+        let path = dataset(name);
         let out = bin()
             .args(["solve", "-q", "--format", "csv", "--no-header"])
             .arg(&path)
@@ -512,6 +510,7 @@ fn report_of(args: &[&str], path: &Path) -> (Option<i32>, Vec<(u64, String)>) {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn verify_passes_published_datasets() {
     for name in [
         "kaggle1m_sample_10000_jerod92.csv",
@@ -519,34 +518,30 @@ fn verify_passes_published_datasets() {
         "kaggle9m_vopani_random_2000.csv",
         "sudoku_exchange_diabolical_500_with_solutions.txt",
     ] {
-        let Some(path) = dataset(name) else { continue };
+        let path = dataset(name);
         let (code, rows) = report_of(&[], &path);
         assert_eq!((code, rows.len()), (Some(0), 0), "{name}: {rows:?}");
     }
-    if let Some(path) = dataset("puzzles7_serg_benchmark") {
-        let (code, rows) = report_of(&[], &path);
-        assert_eq!(code, Some(1));
-        assert_eq!(rows.iter().filter(|r| r.1 == "not-unique").count(), 10_000);
-        // No solutions listed in this line file: not a problem unless required.
-        assert_eq!(rows.len(), 10_000);
-        let (_, rows) = report_of(&["--require-solutions"], &path);
-        assert_eq!(
-            rows.iter().filter(|r| r.1 == "missing-solution").count(),
-            10_000
-        );
-    }
-    if let Some(path) = dataset("norvig_easy50.txt") {
-        let (_, rows) = report_of(&["--duplicates"], &path);
-        let dups: Vec<_> = rows.iter().filter(|r| r.1 == "duplicate").collect();
-        assert_eq!(dups, [&(41, "duplicate".to_string())]);
-    }
+    let path = dataset("puzzles7_serg_benchmark");
+    let (code, rows) = report_of(&[], &path);
+    assert_eq!(code, Some(1));
+    assert_eq!(rows.iter().filter(|r| r.1 == "not-unique").count(), 10_000);
+    // No solutions listed in this line file: not a problem unless required.
+    assert_eq!(rows.len(), 10_000);
+    let (_, rows) = report_of(&["--require-solutions"], &path);
+    assert_eq!(
+        rows.iter().filter(|r| r.1 == "missing-solution").count(),
+        10_000
+    );
+    let (_, rows) = report_of(&["--duplicates"], &dataset("norvig_easy50.txt"));
+    let dups: Vec<_> = rows.iter().filter(|r| r.1 == "duplicate").collect();
+    assert_eq!(dups, [&(41, "duplicate".to_string())]);
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn verify_reports_exactly_the_corrupted_lines() {
-    let Some(src) = dataset("kaggle1m_sample_first24997.csv") else {
-        return;
-    };
+    let src = dataset("kaggle1m_sample_first24997.csv");
     let text = std::fs::read_to_string(src).unwrap();
     let mut rows: Vec<String> = text.lines().take(201).map(str::to_string).collect(); // header + 200
     let edit = |row: &mut String, f: &dyn Fn(&mut Vec<u8>, &mut Vec<u8>)| {
@@ -638,37 +633,28 @@ fn verify_reports_exactly_the_corrupted_lines() {
 
 // ---- sharding ----------------------------------------------------------------------------
 
-#[test]
-fn shard_outputs_concatenate_to_the_unsharded_output() {
-    let mut files = vec![fixture("mixed.txt"), fixture("kaggle3m.csv")];
-    files.extend(dataset("kaggle3m_radcliffe_sample_7034.csv"));
-    files.extend(dataset("puzzles2_17_clue"));
-    for file in &files {
-        for format in ["line", "csv"] {
-            let whole = stdout_of(&["solve", "-q", "--format", format, file.to_str().unwrap()]);
-            for n in 1..=7 {
-                let joined: String = (1..=n)
-                    .map(|k| {
-                        let shard = format!("{k}/{n}");
-                        stdout_of(&[
-                            "solve",
-                            "-q",
-                            "--format",
-                            format,
-                            "--shard",
-                            &shard,
-                            file.to_str().unwrap(),
-                        ])
-                    })
-                    .collect();
-                assert!(
-                    joined == whole,
-                    "{} {format} with {n} shards",
-                    file.display()
-                );
-            }
+/// `solve --shard K/N` of `file` for N from 1 to 7, in line and csv: the shards' outputs
+/// concatenated equal the unsharded output.
+fn assert_shards_concatenate(file: &Path) {
+    let file = file.to_str().unwrap();
+    for format in ["line", "csv"] {
+        let whole = stdout_of(&["solve", "-q", "--format", format, file]);
+        for n in 1..=7 {
+            let joined: String = (1..=n)
+                .map(|k| {
+                    let shard = format!("{k}/{n}");
+                    stdout_of(&["solve", "-q", "--format", format, "--shard", &shard, file])
+                })
+                .collect();
+            assert!(joined == whole, "{file} {format} with {n} shards");
         }
     }
+}
+
+#[test]
+fn shard_outputs_concatenate_to_the_unsharded_output() {
+    assert_shards_concatenate(&fixture("mixed.txt"));
+    assert_shards_concatenate(&fixture("kaggle3m.csv"));
     bin()
         .args(["solve", "-q", "--shard", "0/3"])
         .arg(fixture("mixed.txt"))
@@ -680,6 +666,13 @@ fn shard_outputs_concatenate_to_the_unsharded_output() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--shard needs a file"));
+}
+
+#[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
+fn shard_outputs_of_public_datasets_concatenate() {
+    assert_shards_concatenate(&dataset("kaggle3m_radcliffe_sample_7034.csv"));
+    assert_shards_concatenate(&dataset("puzzles2_17_clue"));
 }
 
 #[test]
