@@ -226,7 +226,8 @@ pub struct RunArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// No summary on stderr.
+    /// No summary or progress bar on stderr, and no message about a bad record or an empty
+    /// input.
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -242,7 +243,8 @@ pub struct RecordArgs {
     #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
     pub batch: usize,
 
-    /// No progress bar and no summary on stderr.
+    /// No progress bar or summary on stderr, and no message about a bad record or an empty
+    /// input (csv and jsonl records carry theirs).
     #[arg(long, short)]
     pub quiet: bool,
 
@@ -289,7 +291,9 @@ pub struct InputArgs {
 
     /// Process only shard K of N of each (plain) input file: the K-th of N contiguous byte
     /// ranges, aligned to line starts. The N outputs concatenated equal the unsharded output
-    /// (only shard 1 writes a CSV header). For job arrays (Slurm, Kubernetes indexed jobs).
+    /// (only shard 1 writes a CSV header). K counts from 1: in a Slurm job array
+    /// (--array=1-16), --shard $SLURM_ARRAY_TASK_ID/16; in a Kubernetes indexed job (its index
+    /// counts from 0), --shard $((JOB_COMPLETION_INDEX + 1))/16.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
 }

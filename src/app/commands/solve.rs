@@ -36,7 +36,7 @@ Statuses (one output record per input record, in input order, with its input lin
   invalid     the givens break a rule: the message names digit, unit and cells
   malformed   not a puzzle: the message names the character or length that is wrong
 Malformed and invalid records are also reported on stderr as FILE:LINE: message (the first
-20; --format jsonl or csv carries every message).
+20, none with --quiet; --format jsonl or csv carries every message).
 
 Exit codes:
   0    every record solved (and unique with --limit 2)

@@ -105,7 +105,8 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
 
-    /// No summary on stderr.
+    /// No summary on stderr, and no message about an empty input (the report has every
+    /// problem).
     #[arg(long, short)]
     pub quiet: bool,
 
