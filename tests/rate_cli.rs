@@ -33,6 +33,23 @@ fn rate_stdin(args: &[&str], input: &str) -> (String, Option<i32>) {
     (String::from_utf8(out.stdout).unwrap(), out.status.code())
 }
 
+/// A record with two or more solutions is not rated; csv and jsonl say what the search
+/// proved (it stops at the second solution), line output its status word alone.
+#[test]
+fn multiple_records_say_how_many_solutions_were_proved() {
+    let empty = ".".repeat(81);
+    let input = format!("{empty}\n");
+    let (csv, code) = rate_stdin(&["-q", "--format", "csv"], &input);
+    assert_eq!(code, Some(1));
+    let row = format!("1,,{empty},multiple,,,,,,,2+ solutions");
+    assert_eq!(csv.lines().nth(1), Some(row.as_str()));
+    let (jsonl, _) = rate_stdin(&["-q", "--format", "jsonl"], &input);
+    let rows = json_lines(&jsonl);
+    assert_eq!(rows[0]["status"], "multiple");
+    assert_eq!(rows[0]["error"], "2+ solutions");
+    assert_eq!(rate_stdin(&["-q"], &input).0, "multiple\n");
+}
+
 /// A rating in tenths from its text (`2.3` → 23).
 fn tenths(text: &str) -> u32 {
     let (whole, tenth) = text.split_once('.').unwrap_or_else(|| panic!("{text}"));
@@ -201,7 +218,7 @@ fn csv_and_jsonl_records_carry_line_puzzle_status_rating_and_error() {
         "4,,53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..7,malformed,,,,,,,\"80 cells, expected 81\""
     );
     assert!(
-        rows[4].starts_with("7,,") && rows[4].ends_with(",multiple,,,,,,,"),
+        rows[4].starts_with("7,,") && rows[4].ends_with(",multiple,,,,,,,2+ solutions"),
         "{}",
         rows[4]
     );
@@ -237,6 +254,8 @@ fn csv_and_jsonl_records_carry_line_puzzle_status_rating_and_error() {
     for key in ["er", "ep", "ed", "hardest", "steps", "capped"] {
         assert!(rows[3][key].is_null(), "{key}: {}", rows[3]);
     }
+    assert!(rows[3].get("error").is_none(), "unsolvable: {}", rows[3]);
+    assert_eq!(rows[4]["error"], "2+ solutions");
 }
 
 /// `--passthrough`: the input record as read, then the results, renamed where a name is taken.
