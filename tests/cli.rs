@@ -351,7 +351,127 @@ fn exit_codes() {
         .stderr(predicate::str::contains("is a directory"));
 }
 
+// ---- what a first run on the command line meets -----------------------------------------
+
+/// A pseudo-terminal: (the side a person types on, the side the program reads).
+fn pseudo_terminal() -> (std::fs::File, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    let (mut typed, mut read) = (0, 0);
+    use std::ptr::{null, null_mut};
+    // SAFETY: openpty writes two new file descriptors, owned by the Files made of them.
+    let made = unsafe { libc::openpty(&mut typed, &mut read, null_mut(), null(), null()) };
+    assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
+    unsafe {
+        (
+            std::fs::File::from_raw_fd(typed),
+            std::fs::File::from_raw_fd(read),
+        )
+    }
+}
+
 #[test]
+fn a_terminal_on_stdin_is_told_that_puzzles_are_read_from_it() {
+    let hint = "reading puzzles from standard input";
+    let (mut terminal, stdin) = pseudo_terminal();
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["solve", "-q"])
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A puzzle typed, then Ctrl-D: the end of the input.
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    write!(terminal, "{puzzle}\n\x04").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(hint), "{err}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        LEETCODE_SOLUTION
+    );
+    // Piped in, or named: no hint.
+    for (args, stdin) in [
+        (&["solve", "-q"][..], puzzle),
+        (&["solve", "-q", "-"], puzzle),
+    ] {
+        bin()
+            .args(args)
+            .write_stdin(format!("{stdin}\n"))
+            .assert()
+            .success()
+            .stderr("");
+    }
+}
+
+#[test]
+fn a_puzzle_given_as_an_argument_is_told_how_to_pass_it() {
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    for command in ["solve", "rate", "canon", "verify", "shuffle"] {
+        let pipe = format!("echo '{puzzle}' | sudoku-batch {command}");
+        bin()
+            .args([command, puzzle])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                predicate::str::contains("no such file, and it reads as a puzzle")
+                    .and(predicate::str::contains(pipe)),
+            );
+    }
+    // A missing path that is no puzzle gets the plain message.
+    bin()
+        .args(["solve", "-q", &puzzle[..80]])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("cannot open").and(predicate::str::contains("puzzle").not()),
+        );
+}
+
+#[test]
+fn output_format_is_another_name_for_format() {
+    for command in ["solve", "rate", "canon", "verify"] {
+        let run = |option: &str| {
+            bin()
+                .args([command, "-q", option, "csv"])
+                .arg(fixture("mixed.txt"))
+                .output()
+                .unwrap()
+                .stdout
+        };
+        let csv = run("--format");
+        assert!(csv.starts_with(b"line,"), "{command}");
+        assert_eq!(run("--output-format"), csv, "{command}");
+    }
+}
+
+#[test]
+fn an_empty_cell_mark_with_line_output_is_refused() {
+    for command in ["solve", "rate"] {
+        bin()
+            .args([command, "-q", "--empty", "."])
+            .arg(fixture("mixed.txt"))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(
+                "--empty needs --format csv or jsonl",
+            ));
+        let csv = bin()
+            .args([command, "-q", "--empty", ".", "--format", "csv"])
+            .arg(fixture("mixed.txt"))
+            .output()
+            .unwrap();
+        assert!(matches!(csv.status.code(), Some(0 | 1)), "{command}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn closed_pipe_ends_quietly() {
     let path = dataset("puzzles2_17_clue");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))

@@ -37,7 +37,7 @@ pub struct CanonArgs {
 
     /// Output format: line (the form, or the status word), csv or jsonl (both add the
     /// automorphism count).
-    #[arg(long, short, default_value = "line", ignore_case = true, value_parser = output_formats())]
+    #[arg(long, short, alias = "output-format", default_value = "line", ignore_case = true, value_parser = output_formats())]
     pub format: OutputFormat,
 
     #[command(flatten)]
