@@ -410,7 +410,7 @@ fn a_terminal_on_stdin_is_told_that_puzzles_are_read_from_it() {
 fn a_puzzle_given_as_an_argument_is_told_how_to_pass_it() {
     let puzzle =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-    for command in ["solve", "rate", "canon", "verify", "shuffle"] {
+    for command in ["solve", "rate", "canon", "verify", "shuffle", "bench"] {
         let pipe = format!("echo '{puzzle}' | sudoku-batch {command}");
         bin()
             .args([command, puzzle])
