@@ -6,6 +6,8 @@
 //! `cargo package` recorded in `.cargo_vcs_info.json` is used (`cargo install` from
 //! crates.io); failing that (a plain tarball, no git) it is "unknown". The build never fails
 //! here.
+//!
+//! It also tells the tests whether the public datasets are there (see [`datasets`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,9 +67,41 @@ fn packaged_commit(dir: &Path) -> Option<String> {
     (hash.len() >= 12).then(|| hash[..12].to_string())
 }
 
+/// The public datasets the tests walk: the folder `SUDOKU_BATCH_DATASETS` names, else
+/// `../shared/datasets` beside the crate. When it is a folder, `cfg(shared_datasets)` is set;
+/// the tests that need it carry `#[cfg_attr(not(shared_datasets), ignore = "...")]`, so a
+/// clone without it lists them as ignored instead of passing them unrun. Its path reaches the
+/// tests as `SUDOKU_BATCH_TEST_DATASETS`.
+fn datasets(dir: &Path) {
+    println!("cargo:rustc-check-cfg=cfg(shared_datasets)");
+    println!("cargo:rerun-if-env-changed=SUDOKU_BATCH_DATASETS");
+    let path = match std::env::var_os("SUDOKU_BATCH_DATASETS") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => dir.join("../shared/datasets"),
+    };
+    if path.is_dir() {
+        println!("cargo:rustc-cfg=shared_datasets");
+    }
+    // Watch the folder, or its parent, when it exists: a path that does not exist would rerun
+    // this script on every build. Nothing higher: cargo scans a watched folder whole, and the
+    // crate's own parent may hold other checkouts and their build folders. So a datasets
+    // folder laid where not even its parent was is seen at the next change of the sources.
+    if let Some(watch) = [path.as_path(), path.parent().unwrap_or(&path)]
+        .into_iter()
+        .find(|p| p.is_dir())
+    {
+        println!("cargo:rerun-if-changed={}", watch.display());
+    }
+    println!(
+        "cargo:rustc-env=SUDOKU_BATCH_TEST_DATASETS={}",
+        path.display()
+    );
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=SUDOKU_BATCH_GIT_COMMIT");
     let dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    datasets(&dir);
     let value = match std::env::var("SUDOKU_BATCH_GIT_COMMIT") {
         Ok(v) if !v.is_empty() => v,
         _ => match commit(&dir) {

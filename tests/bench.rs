@@ -281,3 +281,28 @@ fn plot_refuses_json_it_does_not_know() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("x.json"));
 }
+
+#[test]
+fn an_empty_file_stops_the_run_before_any_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    // The empty file last: nothing is measured or printed before its error.
+    let out = bin()
+        .args(["bench", "--seconds", "0.1", "--runs", "1", "--threads", "1"])
+        .arg(fixture("kaggle1m.csv"))
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err.trim(),
+        format!("sudoku-batch: {}: no puzzles to time", empty.display())
+    );
+}

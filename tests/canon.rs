@@ -44,10 +44,9 @@ fn every_record_gets_a_form_or_its_status_word() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn shuffled_copies_share_a_form_and_forms_are_fixed_points() {
-    let Some(path) = dataset("puzzles6_forum_hardest_1106") else {
-        return;
-    };
+    let path = dataset("puzzles6_forum_hardest_1106");
     let path = path.to_str().unwrap();
     let original = run(&["canon", "-q", path], "").1;
     let copies = 4;
@@ -131,10 +130,9 @@ fn csv_and_jsonl_add_the_automorphisms() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn threads_and_shards_do_not_change_the_output() {
-    let Some(path) = dataset("kaggle1m_sample_first24997.csv") else {
-        return;
-    };
+    let path = dataset("kaggle1m_sample_first24997.csv");
     let path = path.to_str().unwrap();
     let one = run(
         &["canon", "-q", "--threads", "1", "--format", "csv", path],
@@ -193,10 +191,9 @@ fn findings(report: &str, problems: &[&str]) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn verify_reports_leaks_from_reference_files_by_file_and_line() {
-    let Some(path) = dataset("norvig_top95.txt") else {
-        return;
-    };
+    let path = dataset("norvig_top95.txt");
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let puzzles: Vec<&str> = text.lines().filter(|l| l.len() >= 81).collect();

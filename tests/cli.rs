@@ -273,10 +273,9 @@ fn output_file_and_stats_json() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn output_order_is_the_same_for_any_thread_count() {
-    let Some(path) = dataset("puzzles3_magictour_top1465") else {
-        return;
-    };
+    let path = dataset("puzzles3_magictour_top1465");
     let path = path.to_str().unwrap();
     for format in ["line", "csv", "jsonl"] {
         let one = stdout_of(&[
@@ -352,11 +351,129 @@ fn exit_codes() {
         .stderr(predicate::str::contains("is a directory"));
 }
 
+// ---- what a first run on the command line meets -----------------------------------------
+
+/// A pseudo-terminal: (the side a person types on, the side the program reads).
+fn pseudo_terminal() -> (std::fs::File, std::fs::File) {
+    use std::os::fd::FromRawFd;
+    let (mut typed, mut read) = (0, 0);
+    use std::ptr::{null, null_mut};
+    // SAFETY: openpty writes two new file descriptors, owned by the Files made of them.
+    let made = unsafe { libc::openpty(&mut typed, &mut read, null_mut(), null(), null()) };
+    assert_eq!(made, 0, "openpty: {}", std::io::Error::last_os_error());
+    unsafe {
+        (
+            std::fs::File::from_raw_fd(typed),
+            std::fs::File::from_raw_fd(read),
+        )
+    }
+}
+
 #[test]
+fn a_terminal_on_stdin_is_told_that_puzzles_are_read_from_it() {
+    let hint = "reading puzzles from standard input";
+    let (mut terminal, stdin) = pseudo_terminal();
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["solve", "-q"])
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A puzzle typed, then Ctrl-D: the end of the input.
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    write!(terminal, "{puzzle}\n\x04").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(hint), "{err}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        LEETCODE_SOLUTION
+    );
+    // Piped in, or named: no hint.
+    for (args, stdin) in [
+        (&["solve", "-q"][..], puzzle),
+        (&["solve", "-q", "-"], puzzle),
+    ] {
+        bin()
+            .args(args)
+            .write_stdin(format!("{stdin}\n"))
+            .assert()
+            .success()
+            .stderr("");
+    }
+}
+
+#[test]
+fn a_puzzle_given_as_an_argument_is_told_how_to_pass_it() {
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    for command in ["solve", "rate", "canon", "verify", "shuffle", "bench"] {
+        let pipe = format!("echo '{puzzle}' | sudoku-batch {command}");
+        bin()
+            .args([command, puzzle])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                predicate::str::contains("no such file, and it reads as a puzzle")
+                    .and(predicate::str::contains(pipe)),
+            );
+    }
+    // A missing path that is no puzzle gets the plain message.
+    bin()
+        .args(["solve", "-q", &puzzle[..80]])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("cannot open").and(predicate::str::contains("puzzle").not()),
+        );
+}
+
+#[test]
+fn output_format_is_another_name_for_format() {
+    for command in ["solve", "rate", "canon", "verify"] {
+        let run = |option: &str| {
+            bin()
+                .args([command, "-q", option, "csv"])
+                .arg(fixture("mixed.txt"))
+                .output()
+                .unwrap()
+                .stdout
+        };
+        let csv = run("--format");
+        assert!(csv.starts_with(b"line,"), "{command}");
+        assert_eq!(run("--output-format"), csv, "{command}");
+    }
+}
+
+#[test]
+fn an_empty_cell_mark_with_line_output_is_refused() {
+    for command in ["solve", "rate"] {
+        bin()
+            .args([command, "-q", "--empty", "."])
+            .arg(fixture("mixed.txt"))
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(
+                "--empty needs --format csv or jsonl",
+            ));
+        let csv = bin()
+            .args([command, "-q", "--empty", ".", "--format", "csv"])
+            .arg(fixture("mixed.txt"))
+            .output()
+            .unwrap();
+        assert!(matches!(csv.status.code(), Some(0 | 1)), "{command}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn closed_pipe_ends_quietly() {
-    let Some(path) = dataset("puzzles2_17_clue") else {
-        return;
-    };
+    let path = dataset("puzzles2_17_clue");
     let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
         .args(["solve", "-q", "--threads", "2"])
         .arg(path)
@@ -383,6 +500,7 @@ fn closed_pipe_ends_quietly() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn every_record_of_real_files_comes_out_and_checks() {
     for name in [
         "puzzles2_17_clue",
@@ -394,7 +512,7 @@ fn every_record_of_real_files_comes_out_and_checks() {
         "kaggle9m_vopani_first10000.csv",
         "sudoku_exchange_hard_500_with_solutions.txt",
     ] {
-        let Some(path) = dataset(name) else { continue };
+        let path = dataset(name);
         let out = bin()
             .args(["solve", "-q", "--format", "csv", "--no-header"])
             .arg(&path)
@@ -512,6 +630,7 @@ fn report_of(args: &[&str], path: &Path) -> (Option<i32>, Vec<(u64, String)>) {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn verify_passes_published_datasets() {
     for name in [
         "kaggle1m_sample_10000_jerod92.csv",
@@ -519,34 +638,30 @@ fn verify_passes_published_datasets() {
         "kaggle9m_vopani_random_2000.csv",
         "sudoku_exchange_diabolical_500_with_solutions.txt",
     ] {
-        let Some(path) = dataset(name) else { continue };
+        let path = dataset(name);
         let (code, rows) = report_of(&[], &path);
         assert_eq!((code, rows.len()), (Some(0), 0), "{name}: {rows:?}");
     }
-    if let Some(path) = dataset("puzzles7_serg_benchmark") {
-        let (code, rows) = report_of(&[], &path);
-        assert_eq!(code, Some(1));
-        assert_eq!(rows.iter().filter(|r| r.1 == "not-unique").count(), 10_000);
-        // No solutions listed in this line file: not a problem unless required.
-        assert_eq!(rows.len(), 10_000);
-        let (_, rows) = report_of(&["--require-solutions"], &path);
-        assert_eq!(
-            rows.iter().filter(|r| r.1 == "missing-solution").count(),
-            10_000
-        );
-    }
-    if let Some(path) = dataset("norvig_easy50.txt") {
-        let (_, rows) = report_of(&["--duplicates"], &path);
-        let dups: Vec<_> = rows.iter().filter(|r| r.1 == "duplicate").collect();
-        assert_eq!(dups, [&(41, "duplicate".to_string())]);
-    }
+    let path = dataset("puzzles7_serg_benchmark");
+    let (code, rows) = report_of(&[], &path);
+    assert_eq!(code, Some(1));
+    assert_eq!(rows.iter().filter(|r| r.1 == "not-unique").count(), 10_000);
+    // No solutions listed in this line file: not a problem unless required.
+    assert_eq!(rows.len(), 10_000);
+    let (_, rows) = report_of(&["--require-solutions"], &path);
+    assert_eq!(
+        rows.iter().filter(|r| r.1 == "missing-solution").count(),
+        10_000
+    );
+    let (_, rows) = report_of(&["--duplicates"], &dataset("norvig_easy50.txt"));
+    let dups: Vec<_> = rows.iter().filter(|r| r.1 == "duplicate").collect();
+    assert_eq!(dups, [&(41, "duplicate".to_string())]);
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn verify_reports_exactly_the_corrupted_lines() {
-    let Some(src) = dataset("kaggle1m_sample_first24997.csv") else {
-        return;
-    };
+    let src = dataset("kaggle1m_sample_first24997.csv");
     let text = std::fs::read_to_string(src).unwrap();
     let mut rows: Vec<String> = text.lines().take(201).map(str::to_string).collect(); // header + 200
     let edit = |row: &mut String, f: &dyn Fn(&mut Vec<u8>, &mut Vec<u8>)| {
@@ -638,37 +753,28 @@ fn verify_reports_exactly_the_corrupted_lines() {
 
 // ---- sharding ----------------------------------------------------------------------------
 
-#[test]
-fn shard_outputs_concatenate_to_the_unsharded_output() {
-    let mut files = vec![fixture("mixed.txt"), fixture("kaggle3m.csv")];
-    files.extend(dataset("kaggle3m_radcliffe_sample_7034.csv"));
-    files.extend(dataset("puzzles2_17_clue"));
-    for file in &files {
-        for format in ["line", "csv"] {
-            let whole = stdout_of(&["solve", "-q", "--format", format, file.to_str().unwrap()]);
-            for n in 1..=7 {
-                let joined: String = (1..=n)
-                    .map(|k| {
-                        let shard = format!("{k}/{n}");
-                        stdout_of(&[
-                            "solve",
-                            "-q",
-                            "--format",
-                            format,
-                            "--shard",
-                            &shard,
-                            file.to_str().unwrap(),
-                        ])
-                    })
-                    .collect();
-                assert!(
-                    joined == whole,
-                    "{} {format} with {n} shards",
-                    file.display()
-                );
-            }
+/// `solve --shard K/N` of `file` for N from 1 to 7, in line and csv: the shards' outputs
+/// concatenated equal the unsharded output.
+fn assert_shards_concatenate(file: &Path) {
+    let file = file.to_str().unwrap();
+    for format in ["line", "csv"] {
+        let whole = stdout_of(&["solve", "-q", "--format", format, file]);
+        for n in 1..=7 {
+            let joined: String = (1..=n)
+                .map(|k| {
+                    let shard = format!("{k}/{n}");
+                    stdout_of(&["solve", "-q", "--format", format, "--shard", &shard, file])
+                })
+                .collect();
+            assert!(joined == whole, "{file} {format} with {n} shards");
         }
     }
+}
+
+#[test]
+fn shard_outputs_concatenate_to_the_unsharded_output() {
+    assert_shards_concatenate(&fixture("mixed.txt"));
+    assert_shards_concatenate(&fixture("kaggle3m.csv"));
     bin()
         .args(["solve", "-q", "--shard", "0/3"])
         .arg(fixture("mixed.txt"))
@@ -680,6 +786,13 @@ fn shard_outputs_concatenate_to_the_unsharded_output() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--shard needs a file"));
+}
+
+#[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
+fn shard_outputs_of_public_datasets_concatenate() {
+    assert_shards_concatenate(&dataset("kaggle3m_radcliffe_sample_7034.csv"));
+    assert_shards_concatenate(&dataset("puzzles2_17_clue"));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The solvers on every public dataset in ../shared/datasets (skipped with a message when the
+//! The solvers on every public dataset in ../shared/datasets (listed as ignored when the
 //! folder is absent). `cargo test` checks an evenly spaced sample of each large file; the
 //! ignored test `every_puzzle_of_every_dataset` checks them all:
 //!
@@ -113,8 +113,9 @@ fn check_file(dir: &Path, name: &str, rows: usize, multiple: bool, sample: Optio
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn sampled_puzzles_of_every_dataset() {
-    let Some(dir) = datasets() else { return };
+    let dir = datasets();
     let mut total = 0;
     for &(name, rows, multiple) in FILES {
         total += check_file(&dir, name, rows, multiple, Some(2_000));
@@ -123,9 +124,13 @@ fn sampled_puzzles_of_every_dataset() {
 }
 
 #[test]
-#[ignore = "checks all 700k puzzles: run with --ignored in release mode"]
+#[cfg_attr(
+    shared_datasets,
+    ignore = "checks all 700k puzzles: run with --ignored in release mode"
+)]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn every_puzzle_of_every_dataset() {
-    let Some(dir) = datasets() else { return };
+    let dir = datasets();
     let mut total = 0;
     for &(name, rows, multiple) in FILES {
         total += check_file(&dir, name, rows, multiple, None);
@@ -134,8 +139,9 @@ fn every_puzzle_of_every_dataset() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn baselines_agree_with_the_fast_solver_on_real_puzzles() {
-    let Some(dir) = datasets() else { return };
+    let dir = datasets();
     // Easy Kaggle puzzles for the naive solver; hard ones for MRV (with no propagation it is
     // still fast enough on top95's first puzzles).
     let options = ReaderOptions::default();

@@ -30,10 +30,9 @@ fn solve(args: &[&str], files: &[&Path]) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn passthrough_keeps_every_kaggle_3m_column_byte_for_byte() {
-    let Some(path) = dataset("kaggle3m_radcliffe_sample_7034.csv") else {
-        return;
-    };
+    let path = dataset("kaggle3m_radcliffe_sample_7034.csv");
     let input = csv_rows(&std::fs::read(&path).unwrap());
     let output = csv_rows(&solve(
         &["-q", "--format", "csv", "--passthrough"],
@@ -69,10 +68,9 @@ fn passthrough_keeps_every_kaggle_3m_column_byte_for_byte() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn passthrough_keeps_sudoku_exchange_lines_and_hashes_become_ids() {
-    let Some(path) = dataset("sudoku_exchange_hard.txt") else {
-        return;
-    };
+    let path = dataset("sudoku_exchange_hard.txt");
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().take(300).collect();
     let sample = tempfile::NamedTempFile::new().unwrap();
@@ -101,10 +99,9 @@ fn passthrough_keeps_sudoku_exchange_lines_and_hashes_become_ids() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn the_puzzle_column_joins_back_to_the_kaggle_9m_input() {
-    let Some(path) = dataset("kaggle9m_vopani_first10000.csv") else {
-        return;
-    };
+    let path = dataset("kaggle9m_vopani_first10000.csv");
     let input = csv_rows(&std::fs::read(&path).unwrap());
     let output = csv_rows(&solve(&["-q", "--format", "csv"], &[&path]));
     assert_eq!(output[0][2], b"puzzle");
@@ -170,10 +167,9 @@ fn several_inputs_carry_a_file_field_and_their_own_lines() {
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn verify_checks_inputs_without_solutions_on_their_own() {
-    let Some(path) = dataset("puzzles3_magictour_top1465") else {
-        return;
-    };
+    let path = dataset("puzzles3_magictour_top1465");
     // A clean unique set without solutions passes: givens, solvability and uniqueness.
     bin().args(["verify", "-q"]).arg(&path).assert().code(0);
     // --require-solutions makes the missing solutions problems again.
@@ -186,7 +182,10 @@ fn verify_checks_inputs_without_solutions_on_their_own() {
     let rows = csv_rows(&out.stdout);
     assert_eq!(rows.len(), 1 + 1465);
     assert!(rows[1..].iter().all(|r| r[2] == b"missing-solution"));
-    // A puzzle with two solutions is still found.
+}
+
+#[test]
+fn verify_finds_two_solutions_without_a_published_one() {
     let dir = tempfile::tempdir().unwrap();
     let two = dir.path().join("two.txt");
     std::fs::write(&two, format!("{}\n", ".".repeat(81))).unwrap();
@@ -325,10 +324,9 @@ fn man_pages_per_command_and_completions_of_choices() {
 /// Csv and jsonl records are formatted on the workers with 2 threads and on the writer thread
 /// with 1: the same bytes, with passthrough, several inputs and bad records among them.
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn records_formatted_on_the_workers_are_the_writers() {
-    let Some(kaggle) = dataset("kaggle3m_radcliffe_first1000.csv") else {
-        return;
-    };
+    let kaggle = dataset("kaggle3m_radcliffe_first1000.csv");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     // The fixture has the dataset's columns, and bad records; `mixed.txt` is a line file.
     let (small, mixed) = (fixtures.join("kaggle3m.csv"), fixtures.join("mixed.txt"));

@@ -411,14 +411,13 @@ fn replay(rater: &mut Rater, p: &Grid) -> Rating {
 }
 
 fn sample(name: &str, every: usize) -> Vec<Grid> {
-    let Some(path) = common::dataset(name) else {
-        return Vec::new();
-    };
-    let (puzzles, _) = load_puzzles(&path, &ReaderOptions::default()).expect("dataset");
+    let (puzzles, _) =
+        load_puzzles(&common::dataset(name), &ReaderOptions::default()).expect("dataset");
     puzzles.into_iter().step_by(every).collect()
 }
 
 #[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
 fn paths_are_sound_on_datasets() {
     for ladder in [Ladder::Se, Ladder::Sukaku, Ladder::SukakuDefault] {
         let mut rater = Rater::new(RateOptions {
@@ -483,7 +482,22 @@ fn max_rating_caps_the_path() {
 
 #[test]
 fn raters_are_reusable_and_deterministic() {
-    let puzzles = sample("sudoku_exchange_hard.txt", 8000);
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/generated-hard-1k.txt");
+    let (puzzles, _) = load_puzzles(&shipped, &ReaderOptions::default()).expect("shipped");
+    let puzzles: Vec<Grid> = puzzles.into_iter().step_by(25).collect();
+    assert_raters_reusable_and_deterministic(&puzzles);
+}
+
+#[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
+fn raters_are_reusable_and_deterministic_on_datasets() {
+    assert_raters_reusable_and_deterministic(&sample("sudoku_exchange_hard.txt", 8000));
+}
+
+/// One rater rates `puzzles` twice, and fresh raters once: the same ratings.
+fn assert_raters_reusable_and_deterministic(puzzles: &[Grid]) {
+    assert!(!puzzles.is_empty());
     let mut a = Rater::default();
     let first: Vec<Rating> = puzzles.iter().map(|p| a.rate(p, &solution(p))).collect();
     let again: Vec<Rating> = puzzles.iter().map(|p| a.rate(p, &solution(p))).collect();

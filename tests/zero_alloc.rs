@@ -13,7 +13,8 @@ use sudoku_batch::Grid;
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-fn puzzles() -> Vec<Grid> {
+/// Puzzles of the public datasets: sparse, hard, with many solutions, easy.
+fn dataset_puzzles() -> Vec<Grid> {
     let mut out = Vec::new();
     for (name, take) in [
         ("puzzles2_17_clue", 2000),
@@ -21,30 +22,42 @@ fn puzzles() -> Vec<Grid> {
         ("puzzles7_serg_benchmark", 500),
         ("kaggle1m_sample_first24997.csv", 500),
     ] {
-        let Some(path) = common::dataset(name) else {
-            continue;
-        };
-        match load_puzzles(&path, &ReaderOptions::default()) {
-            Ok((p, _)) => out.extend(p.into_iter().take(take)),
-            Err(e) => eprintln!("skipped {name}: {e}"),
-        }
+        let (p, _) = load_puzzles(&common::dataset(name), &ReaderOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.extend(p.into_iter().take(take));
     }
-    // Always some, datasets or not: the LeetCode example, a contradiction, an empty grid.
+    out
+}
+
+/// `puzzles`, then the LeetCode example, a contradiction and an empty grid over and over, up
+/// to 3,000 puzzles in all. The last 30 are easy either way (the datasets' last are Kaggle's).
+fn padded(mut puzzles: Vec<Grid>) -> Vec<Grid> {
     let leetcode: Grid =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
             .parse()
             .unwrap();
     let mut invalid = leetcode;
     invalid.set(2, 3);
-    while out.len() < 3000 {
-        out.extend([leetcode, invalid, Grid::EMPTY]);
+    while puzzles.len() < 3000 {
+        puzzles.extend([leetcode, invalid, Grid::EMPTY]);
     }
-    out
+    puzzles
 }
 
 #[test]
 fn solving_allocates_nothing() {
-    let puzzles = puzzles();
+    assert_solving_allocates_nothing(&padded(Vec::new()));
+}
+
+#[test]
+#[cfg_attr(not(shared_datasets), ignore = "needs ../shared/datasets")]
+fn solving_allocates_nothing_on_datasets() {
+    assert_solving_allocates_nothing(&padded(dataset_puzzles()));
+}
+
+/// Every algorithm and solution limit solves `puzzles` without allocating (the naive
+/// baselines only the last 30, easy ones: see [`padded`]).
+fn assert_solving_allocates_nothing(puzzles: &[Grid]) {
     // The SIMD path is chosen once per process, reading SUDOKU_BATCH_SIMD (whose value is
     // copied into a String when set): do that before counting, as a program's start does.
     let _ = SimdPath::active();
@@ -52,7 +65,7 @@ fn solving_allocates_nothing() {
     for alg in [Algorithm::Fast, Algorithm::Bands, Algorithm::Hybrid] {
         for limit in [1, 2, 10] {
             let n = allocations(|| {
-                for p in &puzzles {
+                for p in puzzles {
                     let out = alg.solve(p, &Limits::solutions(limit));
                     solved += u64::from(out.status != Status::Invalid);
                 }

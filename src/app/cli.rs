@@ -1,5 +1,6 @@
 //! Command-line arguments (clap derive) and their validation into library settings.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -94,6 +95,25 @@ pub fn parse_empty(s: &str) -> Result<u8, String> {
         [b @ (b'.' | b'0' | b'_' | b'-')] => Ok(*b),
         _ => Err(format!("{s:?}: the empty-cell mark is one of . 0 _ -")),
     }
+}
+
+/// `--passthrough` and `--empty` shape the puzzle and input fields of csv and jsonl records;
+/// line records have neither, so with line output both are refused (exit 2) rather than
+/// silently ignored.
+pub fn check_record_options(
+    format: OutputFormat,
+    passthrough: bool,
+    empty: Option<u8>,
+) -> anyhow::Result<()> {
+    if format == OutputFormat::Line {
+        if passthrough {
+            anyhow::bail!("--passthrough needs --format csv or jsonl");
+        }
+        if empty.is_some() {
+            anyhow::bail!("--empty needs --format csv or jsonl: line records have no puzzle field");
+        }
+    }
+    Ok(())
 }
 
 /// A value parser over named choices (listed in `--help` and completed by the shells), each
@@ -226,7 +246,8 @@ pub struct RunArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// No summary on stderr.
+    /// No summary or progress bar on stderr, and no message about a bad record or an empty
+    /// input.
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -242,7 +263,8 @@ pub struct RecordArgs {
     #[arg(long, default_value_t = sudoku_batch::pipeline::BATCH, hide = true)]
     pub batch: usize,
 
-    /// No progress bar and no summary on stderr.
+    /// No progress bar or summary on stderr, and no message about a bad record or an empty
+    /// input (csv and jsonl records carry theirs).
     #[arg(long, short)]
     pub quiet: bool,
 
@@ -255,24 +277,61 @@ pub struct RecordArgs {
 
 /// The inputs named on the command line (`-` is stdin, and no name at all means stdin), each
 /// checked to open before any work starts: a typo in the last path must not cost a long run.
-pub fn inputs(args: &[String]) -> Result<Vec<Input>, InputError> {
-    let inputs = if args.is_empty() {
-        vec![Input::Stdin]
-    } else {
-        args.iter().map(|a| Input::from_arg(a)).collect()
-    };
-    inputs.iter().try_for_each(Input::check)?;
-    Ok(inputs)
+/// With no name and a terminal on stdin, a line on stderr says that puzzles are read from it:
+/// a silent wait looks like a hang.
+pub fn inputs(args: &[String]) -> anyhow::Result<Vec<Input>> {
+    if args.is_empty() {
+        if std::io::stdin().is_terminal() {
+            eprintln!(
+                "sudoku-batch: reading puzzles from standard input (end with Ctrl-D; files go as arguments)"
+            );
+        }
+        return Ok(vec![Input::Stdin]);
+    }
+    args.iter()
+        .map(|a| {
+            let input = Input::from_arg(a);
+            check_input(&input)?;
+            Ok(input)
+        })
+        .collect()
 }
 
 /// Like [`inputs`], but no names means no inputs (for optional file lists such as
 /// `verify --against`).
-pub fn inputs_if_any(args: &[String]) -> Result<Vec<Input>, InputError> {
+pub fn inputs_if_any(args: &[String]) -> anyhow::Result<Vec<Input>> {
     if args.is_empty() {
         Ok(Vec::new())
     } else {
         inputs(args)
     }
+}
+
+/// Check that `input` opens. A path that does not exist but reads as a puzzle (81 cells of
+/// 1-9 and . 0 _ -) was surely meant as one: puzzles come from files or stdin, and the
+/// message shows how to pipe it in.
+pub fn check_input(input: &Input) -> anyhow::Result<()> {
+    match input.check() {
+        Err(InputError::Open { path, cause })
+            if cause.kind() == std::io::ErrorKind::NotFound && reads_as_puzzle(&path) =>
+        {
+            // The subcommand as typed: clap accepted it, and no option can come before it.
+            let command = std::env::args().nth(1).unwrap_or_default();
+            anyhow::bail!(
+                "{path}: no such file, and it reads as a puzzle: puzzles are read from files or \
+                 standard input, e.g. echo '{path}' | sudoku-batch {command}"
+            )
+        }
+        checked => Ok(checked?),
+    }
+}
+
+/// 81 cells of a puzzle line: 1-9 for clues, `.`, `0`, `_` or `-` for empty cells.
+fn reads_as_puzzle(arg: &str) -> bool {
+    arg.len() == 81
+        && arg
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 /// Options shared by every command that reads puzzles.
@@ -289,7 +348,9 @@ pub struct InputArgs {
 
     /// Process only shard K of N of each (plain) input file: the K-th of N contiguous byte
     /// ranges, aligned to line starts. The N outputs concatenated equal the unsharded output
-    /// (only shard 1 writes a CSV header). For job arrays (Slurm, Kubernetes indexed jobs).
+    /// (only shard 1 writes a CSV header). K counts from 1: in a Slurm job array
+    /// (--array=1-16), --shard $SLURM_ARRAY_TASK_ID/16; in a Kubernetes indexed job (its index
+    /// counts from 0), --shard $((JOB_COMPLETION_INDEX + 1))/16.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
 }

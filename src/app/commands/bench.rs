@@ -13,6 +13,7 @@ use sudoku_batch::jobs::bench::export::{self, grouped};
 use sudoku_batch::jobs::bench::provenance::{DatasetInfo, Provenance};
 use sudoku_batch::jobs::bench::{self, BenchConfig, BenchResult};
 use sudoku_batch::jobs::plot;
+use sudoku_batch::Grid;
 
 use clap::Args;
 use sudoku_batch::engines::solver::Algorithm;
@@ -167,9 +168,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         bail!("--baseline {} is not among --algorithm", b.name());
     }
     for path in &args.files {
-        Input::Path(path.clone()).check()?;
+        crate::cli::check_input(&Input::Path(path.clone()))?;
     }
     let exports = Exports::open(args)?;
+    // Every file is loaded before anything is printed or timed: an empty or unreadable one
+    // stops the run with its error alone, not after a table header or minutes of measuring.
+    let datasets = args
+        .files
+        .iter()
+        .map(|path| load_dataset(args, path))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     // An export on stdout takes it; the table then goes to stderr, still in view.
     let table_to_stderr = [
         &args.export_json,
@@ -188,8 +196,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", header())?;
     }
     let mut all = Vec::new();
-    for path in &args.files {
-        let results = bench_dataset(args, path)?;
+    for (info, puzzles) in datasets {
+        let results = bench_dataset(args, &info, puzzles)?;
         for result in &results {
             if args.json {
                 writeln!(out, "{}", serde_json::to_string(result)?)?;
@@ -205,9 +213,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Every algorithm on one dataset, relative speeds filled in.
-fn bench_dataset(args: &BenchArgs, path: &Path) -> anyhow::Result<Vec<BenchResult>> {
-    let (mut puzzles, malformed) = load_puzzles(path, &args.input.reader_options())?;
+/// The puzzles of one file (malformed records skipped, with a warning), and what names it;
+/// an error when there is no puzzle to time.
+fn load_dataset(args: &BenchArgs, path: &Path) -> anyhow::Result<(DatasetInfo, Vec<Grid>)> {
+    let (puzzles, malformed) = load_puzzles(path, &args.input.reader_options())?;
     if malformed > 0 {
         eprintln!(
             "sudoku-batch: {}: skipped {malformed} malformed record(s)",
@@ -218,6 +227,15 @@ fn bench_dataset(args: &BenchArgs, path: &Path) -> anyhow::Result<Vec<BenchResul
         bail!("{}: no puzzles to time", path.display());
     }
     let info = DatasetInfo::of(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    Ok((info, puzzles))
+}
+
+/// Every algorithm on one dataset, relative speeds filled in.
+fn bench_dataset(
+    args: &BenchArgs,
+    info: &DatasetInfo,
+    mut puzzles: Vec<Grid>,
+) -> anyhow::Result<Vec<BenchResult>> {
     bench::shuffle(&mut puzzles, 0x5eed_1234_abcd_0001);
     let threads = args.threads.count();
     let mut results = Vec::with_capacity(args.algorithm.len());
@@ -231,7 +249,7 @@ fn bench_dataset(args: &BenchArgs, path: &Path) -> anyhow::Result<Vec<BenchResul
         };
         let measurement = bench::measure(&puzzles, &cfg).context("cannot start worker threads")?;
         results.push(BenchResult::new(
-            &info,
+            info,
             puzzles.len(),
             &cfg,
             measurement,

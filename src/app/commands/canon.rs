@@ -20,7 +20,8 @@ digit) over all 3,359,232 position symmetries (transposition, band and stack ord
 column order within them), digits relabelled 1, 2, 3, ... in order of first appearance. Two
 puzzles have the same form exactly when one is a relabelled, permuted, transposed copy of the
 other. One output record per input record, in input order; `invalid` (givens break a rule)
-and `malformed` records get their status word instead of a form, and a message on stderr.
+and `malformed` records get their status word instead of a form, and a message on stderr
+(not with --quiet).
 csv and jsonl add the automorphisms: how many symmetries map the puzzle to itself.
 
 Examples:
@@ -36,7 +37,7 @@ pub struct CanonArgs {
 
     /// Output format: line (the form, or the status word), csv or jsonl (both add the
     /// automorphism count).
-    #[arg(long, short, default_value = "line", ignore_case = true, value_parser = output_formats())]
+    #[arg(long, short, alias = "output-format", default_value = "line", ignore_case = true, value_parser = output_formats())]
     pub format: OutputFormat,
 
     #[command(flatten)]

@@ -39,9 +39,9 @@ Rating (--rating A..B): a puzzle within the other bounds is rated as `rate --lad
 its ER is within A..B and its path was not capped. Lines become `puzzle ER/EP/ED`;
 --with-solutions adds er,ep,ed columns. ERs come in two humps (se ladder): at the default
 clues 63% rate 1.2-1.5, 18% 1.7-2.8, 6% 3.0-6.4, 12% 6.5-7.5 (chains), 1% more; minimal
-puzzles 23%, 32%, 11%, 30% and 4%. The engine rates no path past dynamic forcing chains (se:
-9.0 (+) and nested chains are capped; sukaku ladders: chains, 6.5 up), so a band above what
-the ladder reaches ends as above, with the ERs it saw.
+puzzles 23%, 32%, 11%, 30% and 4%. Every ladder rates through nested forcing chains, as rate
+does (up to 11.0 + length bonus); a band that no attempt reaches within --max-attempts ends
+as above, with the ERs the attempts got.
 
 Examples:
   sudoku-batch generate --count 100000 --seed 1 > puzzles.txt

@@ -16,7 +16,7 @@ use sudoku_batch::jobs::rate::{
 };
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 
-use crate::cli::{ladders, output_formats, parse_empty, RecordArgs};
+use crate::cli::{check_record_options, ladders, output_formats, parse_empty, RecordArgs};
 use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -79,7 +79,7 @@ pub struct RateArgs {
 
     /// Output format: line (ER/EP/ED or status word), csv or jsonl [default: line; jsonl
     /// with --steps].
-    #[arg(long, short, ignore_case = true, value_parser = output_formats())]
+    #[arg(long, short, alias = "output-format", ignore_case = true, value_parser = output_formats())]
     pub format: Option<OutputFormat>,
 
     /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
@@ -138,9 +138,7 @@ fn format_of(args: &RateArgs) -> anyhow::Result<OutputFormat> {
 
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let format = format_of(args)?;
-    if args.passthrough && format == OutputFormat::Line {
-        anyhow::bail!("--passthrough needs --format csv or jsonl");
-    }
+    check_record_options(format, args.passthrough, args.empty)?;
     let keep_text = format != OutputFormat::Line;
     let (mut job, out) = Job::start_records(
         &args.inputs,

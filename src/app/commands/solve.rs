@@ -14,7 +14,7 @@ use sudoku_batch::jobs::solve::{
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::stats::RunStats;
 
-use crate::cli::{algorithms, output_formats, parse_empty, RecordArgs};
+use crate::cli::{algorithms, check_record_options, output_formats, parse_empty, RecordArgs};
 use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -36,7 +36,7 @@ Statuses (one output record per input record, in input order, with its input lin
   invalid     the givens break a rule: the message names digit, unit and cells
   malformed   not a puzzle: the message names the character or length that is wrong
 Malformed and invalid records are also reported on stderr as FILE:LINE: message (the first
-20; --format jsonl or csv carries every message).
+20, none with --quiet; --format jsonl or csv carries every message).
 
 Exit codes:
   0    every record solved (and unique with --limit 2)
@@ -63,7 +63,7 @@ pub struct SolveArgs {
     pub output: Option<PathBuf>,
 
     /// Output format: line (solution or status word), csv or jsonl.
-    #[arg(long, short, default_value = "line", ignore_case = true, value_parser = output_formats())]
+    #[arg(long, short, alias = "output-format", default_value = "line", ignore_case = true, value_parser = output_formats())]
     pub format: OutputFormat,
 
     /// Leave out the CSV header line.
@@ -98,9 +98,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.passthrough && args.format == OutputFormat::Line {
-        anyhow::bail!("--passthrough needs --format csv or jsonl");
-    }
+    check_record_options(args.format, args.passthrough, args.empty)?;
     let keep_text = args.format != OutputFormat::Line;
     let (mut job, out) = Job::start_records(
         &args.inputs,

@@ -92,7 +92,7 @@ pub struct VerifyArgs {
     pub against: Vec<String>,
 
     /// Report format: text, csv (`line,id,problem,detail`) or jsonl.
-    #[arg(long, short, default_value = "text", ignore_case = true, value_parser = report_formats())]
+    #[arg(long, short, alias = "output-format", default_value = "text", ignore_case = true, value_parser = report_formats())]
     pub format: OutputFormat,
 
     /// Write the report here instead of stdout (complete or absent: see solve -o).
@@ -105,7 +105,8 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
 
-    /// No summary on stderr.
+    /// No summary on stderr, and no message about an empty input (the report has every
+    /// problem).
     #[arg(long, short)]
     pub quiet: bool,
 

@@ -6,7 +6,8 @@
 //!   `failed`);
 //! - `csv`: header `line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error`, with a `file`
 //!   column first when there are several inputs; the rating fields are empty for a record
-//!   that was not rated, `error` holds the message of a malformed, invalid or failed one;
+//!   that was not rated, `error` holds the message of a malformed, invalid or failed one, and
+//!   `2+ solutions` for a multiple one (the search stops at the second);
 //! - `jsonl`: one object per record with the same fields (`null` where csv is empty; `error`
 //!   only when there is one).
 //!
@@ -27,6 +28,7 @@
 //! a dynamic chain followed by its bracketed supporting chains). Steps of other techniques
 //! (aligned triplet exclusion included) have no `chain` field.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::engines::rater::{Difficulty, Rating, Step, StepChain};
@@ -172,7 +174,7 @@ impl RateFormat {
             }
             None => out.write_all(b",,,,,,,")?,
         }
-        if let Some(e) = r.error() {
+        if let Some(e) = error_field(r) {
             write_csv_field(&mut *out, e.as_bytes())?;
         }
         out.write_all(b"\n")
@@ -197,7 +199,7 @@ impl RateFormat {
         obj.field(name(), &rating.and_then(|x| x.hardest).map(|t| t.name()))?;
         obj.field(name(), &rating.map(|x| x.steps))?;
         obj.field(name(), &rating.map(|x| x.capped))?;
-        if let Some(e) = r.error() {
+        if let Some(e) = error_field(r) {
             obj.field(name(), &e)?;
         }
         obj.end()
@@ -223,6 +225,15 @@ impl RateFormat {
             out.write_all(body)?;
         }
         Ok(())
+    }
+}
+
+/// The `error` field of csv and jsonl records: the message of a malformed, invalid or failed
+/// record; for a multiple one, the solutions its search proved (it stops at the second).
+fn error_field(r: &RatedRecord) -> Option<Cow<'static, str>> {
+    match r.status {
+        RateStatus::Multiple => Some(Cow::Borrowed("2+ solutions")),
+        _ => r.error().map(Cow::Owned),
     }
 }
 
