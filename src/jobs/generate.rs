@@ -16,8 +16,8 @@
 //!    test) by the human-style engine ([`crate::engines::rater`]) on the band's ladder, capped at the
 //!    band's top as `rate --max-rating` caps: a candidate whose path needs a step above the
 //!    band stops there instead of being rated in full. It is kept only when its ER lies in
-//!    the band and its path was not capped (a capped path needed a harder step, or one the
-//!    ladder's engine lacks, so its ER is unknown). Rating takes no random numbers: the
+//!    the band and its path was not capped (a capped path needed a harder step, or no
+//!    technique of the ladder applied, so its ER is unknown). Rating takes no random numbers: the
 //!    puzzles a seed gives are those it gives without a band, minus the ones out of it.
 //!
 //! Every solver call (completion, uniqueness, guesses) goes to one fixed, named algorithm,
@@ -198,7 +198,7 @@ pub struct Shortfall {
     /// Attempts rated below the band.
     pub too_easy: u32,
     /// Attempts whose rating was capped: their path needed a step above the band (the
-    /// rater's cap) or one the ladder's engine lacks.
+    /// rater's cap), or no technique of the ladder applied.
     pub too_hard: u32,
     /// The fewest and most clues of any attempt.
     pub clues_seen: (usize, usize),
@@ -242,7 +242,7 @@ impl Shortfall {
         }
         write!(
             f,
-            "; {} capped: a step above {} was needed, or one the engine lacks)",
+            "; {} capped: a step above {} was needed, or no technique of the ladder applied)",
             self.too_hard, band.max
         )
     }
