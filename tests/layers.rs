@@ -20,6 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["stats", "distribution"],
     &["io"],
     &["pipeline"],
+    &["jobs::records"],
     &[
         "jobs::solve",
         "jobs::rate",

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, RecordReader};
-use sudoku_batch::jobs::solve::{self, FoldFine, SolveWork, SolveWriter};
+use sudoku_batch::jobs::records::RecordFormat;
+use sudoku_batch::jobs::solve::{self, FoldFine, SolveFormat, SolveWork, SolveWriter};
 use sudoku_batch::pipeline::{self, NoProgress, OnWorkers, BATCH};
 use sudoku_batch::stats::RunStats;
 
@@ -62,9 +63,9 @@ fn input(dir: &std::path::Path, n: usize, csv: bool) -> Input {
 fn allocations(input: &Input) -> (u64, u64) {
     let reader = RecordReader::open(input, &ReaderOptions::default()).unwrap();
     let limits = Limits::solutions(1);
-    let mut writer = SolveWriter::new(std::io::sink(), OutputFormat::Line, false);
+    let mut writer = SolveWriter::new(std::io::sink(), SolveFormat::new(OutputFormat::Line), false);
     let mut stats = RunStats::default();
-    let line = solve::line_render();
+    let line = SolveFormat::line_render();
     let before = COUNT.load(Ordering::Relaxed);
     // As `solve --format line` runs: the line records rendered and counted on the workers.
     let records = pipeline::run_rendered(

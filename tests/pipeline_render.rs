@@ -10,9 +10,10 @@ use std::io::Write;
 use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::grid::Grid;
 use sudoku_batch::io::{Input, OutputFormat, ReaderOptions, Record, RecordReader};
+use sudoku_batch::jobs::records::RecordFormat;
 use sudoku_batch::jobs::solve::summary::{RunInfo, SearchEffort, Summary};
 use sudoku_batch::jobs::solve::{
-    self, FoldFine, SolveStatus, SolveWork, SolveWriter, SolvedRecord,
+    self, FoldFine, SolveFormat, SolveStatus, SolveWork, SolveWriter, SolvedRecord,
 };
 use sudoku_batch::pipeline::{self, Halt, NoProgress, OnWorkers, PipelineError, Work};
 use sudoku_batch::stats::RunStats;
@@ -113,10 +114,10 @@ fn run_as(
     let reader = RecordReader::open(input, &options).unwrap();
     let limits = Limits::solutions(1);
     let mut out = Vec::new();
-    let mut writer = SolveWriter::new(&mut out, format, false);
+    let mut writer = SolveWriter::new(&mut out, SolveFormat::new(format), false);
     writer.set_input("in", None).unwrap();
     let records = writer.renderer();
-    let line = solve::line_render();
+    let line = SolveFormat::line_render();
     let render = match &records {
         Some(records) => records as &dyn pipeline::Render<SolvedRecord>,
         None => &line,

@@ -7,6 +7,7 @@ pub mod generate;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod rate;
+pub mod records;
 pub mod shuffle;
 pub mod solve;
 pub mod verify;

@@ -11,9 +11,10 @@ use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::{Input, OutputFormat};
 use sudoku_batch::jobs::rate::summary::{RunInfo, Summary, Tally};
 use sudoku_batch::jobs::rate::{
-    rate_line_render, Counted, FoldRated, RateStats, RateStatus, RateWork, RateWriter, RatedRecord,
+    Counted, FoldRated, RateFormat, RateStats, RateStatus, RateWork, RateWriter, RatedRecord,
     Raters,
 };
+use sudoku_batch::jobs::records::RecordFormat;
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 
 use crate::cli::{check_record_options, ladders, output_formats, parse_empty, RecordArgs};
@@ -161,7 +162,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
         keep: format != OutputFormat::Line,
         steps: args.steps,
     };
-    let line = rate_line_render();
+    let line = RateFormat::line_render();
     let mut totals = Totals::new(args.records.quiet);
     for input in &job.inputs {
         let label = input.label();
@@ -185,7 +186,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
         let ran = job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
         totals.end_input(ran.parts);
     }
-    job.commit(writer.into_inner())?;
+    job.commit(writer.into_inner()?)?;
     report(job, args, &bar, totals)
 }
 
@@ -212,13 +213,11 @@ fn rate_writer(
 ) -> RateWriter<Writer> {
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    RateWriter::new(out, format, header)
-        .with_columns(Columns {
-            file: job.inputs.len() > 1,
-            empty: args.empty,
-            passthrough: args.passthrough,
-        })
-        .with_steps(args.steps)
+    RateWriter::new(out, RateFormat::new(format, args.steps), header).with_columns(Columns {
+        file: job.inputs.len() > 1,
+        empty: args.empty,
+        passthrough: args.passthrough,
+    })
 }
 
 /// The end of the run: messages, the summary (stderr and --stats-json), the exit code.

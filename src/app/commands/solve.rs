@@ -7,9 +7,11 @@ use clap::Args;
 
 use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::io::{Input, OutputFormat};
+use sudoku_batch::jobs::records::RecordFormat;
 use sudoku_batch::jobs::solve::summary::{RunInfo, SearchEffort, Summary};
 use sudoku_batch::jobs::solve::{
-    self, Columns, Counted, FoldFine, SolveStatus, SolveWork, SolveWriter, SolvedRecord,
+    self, Columns, Counted, FoldFine, SolveFormat, SolveStatus, SolveWork, SolveWriter,
+    SolvedRecord,
 };
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::stats::RunStats;
@@ -116,7 +118,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         limits,
         keep,
     };
-    let line = solve::line_render();
+    let line = SolveFormat::line_render();
     let mut totals = Totals::new(args.records.quiet);
     for input in &job.inputs {
         let label = input.label();
@@ -157,7 +159,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 fn result_writer(out: Writer, args: &SolveArgs, job: &Job) -> SolveWriter<Writer> {
     // Only the first shard writes the CSV header, so shard outputs concatenate.
     let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    SolveWriter::new(out, args.format, header).with_columns(Columns {
+    SolveWriter::new(out, SolveFormat::new(args.format), header).with_columns(Columns {
         file: job.inputs.len() > 1,
         empty: args.empty,
         passthrough: args.passthrough,

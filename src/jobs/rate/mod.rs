@@ -23,7 +23,7 @@ use crate::io::reader::Record;
 use crate::pipeline::{Fold, Work};
 use summary::Tally;
 
-pub use writer::{rate_line_render, RateWriter};
+pub use writer::{RateFormat, RateWriter};
 
 /// The status of one output record of `rate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -11,7 +11,7 @@
 //! - `jsonl`: one object per record with the same fields (`null` where csv is empty; `error`
 //!   only when there is one).
 //!
-//! With [`Columns::passthrough`] a csv or jsonl record is the input record as read, then the
+//! With [`Columns::passthrough`](crate::io::passthrough::Columns::passthrough) a csv or jsonl record is the input record as read, then the
 //! results `file` (several inputs), `line`, `status`, `er`, ... (see [`crate::io::passthrough`]).
 //!
 //! With steps (`--steps`, jsonl), every object has a `kind`: each record's steps come first,
@@ -33,10 +33,10 @@ use std::io::{self, Write};
 
 use crate::engines::rater::{Difficulty, Rating, Step, StepChain};
 use crate::grid::cell_name;
-use crate::io::passthrough::{Columns, ColumnsDiffer, RecordFields};
+use crate::io::passthrough::RecordFields;
 use crate::io::write::{write_csv_field, JsonObject, OutputFormat};
 use crate::jobs::rate::{difficulty_value, RateStatus, RatedRecord};
-use crate::pipeline::{BoundedRender, RecordBytes, Render, Sink, UnboundedRender};
+use crate::jobs::records::{RecordFormat, RecordWriter};
 
 /// The result fields of a passthrough record, in order (`file` only with several inputs).
 const RESULT_FIELDS: [&str; 10] = [
@@ -46,14 +46,10 @@ const RESULT_FIELDS: [&str; 10] = [
 const CSV_HEADER: &[u8] = b"line,id,puzzle,status,er,ep,ed,hardest,steps,capped,error\n";
 
 /// Writes [`RatedRecord`]s in one format.
-pub struct RateWriter<W: Write> {
-    out: W,
-    header: bool,
-    fmt: RateFormat,
-}
+pub type RateWriter<W> = RecordWriter<W, RateFormat>;
 
-/// How a csv or jsonl record is written, for the current input (shared by the writer and the
-/// workers' render ([`RateWriter::renderer`]), so both give the same bytes).
+/// How a rate record is written, for the current input (shared by the writer and the
+/// workers' render, so both give the same bytes).
 #[derive(Clone, Debug)]
 pub struct RateFormat {
     format: OutputFormat,
@@ -62,94 +58,14 @@ pub struct RateFormat {
     fields: RecordFields,
 }
 
-impl<W: Write> RateWriter<W> {
-    /// A writer; `header` asks for the CSV header line before the first record.
-    pub fn new(out: W, format: OutputFormat, header: bool) -> RateWriter<W> {
-        RateWriter {
-            out,
-            header: header && format == OutputFormat::Csv,
-            fmt: RateFormat {
-                format,
-                steps: false,
-                fields: RecordFields::new(&RESULT_FIELDS),
-            },
-        }
-    }
-
-    /// The same writer with `columns` in its csv and jsonl records.
-    pub fn with_columns(mut self, columns: Columns) -> RateWriter<W> {
-        self.fmt.fields.set_columns(columns);
-        self
-    }
-
-    /// The same writer writing each record's steps before it (jsonl only: other formats
-    /// ignore it).
-    pub fn with_steps(mut self, steps: bool) -> RateWriter<W> {
-        self.fmt.steps = steps && self.fmt.format == OutputFormat::Jsonl;
-        self
-    }
-
-    /// The input whose records come next: its name, and its CSV header (`None`: a line file).
-    /// With passthrough, every input must have the first one's columns.
-    pub fn set_input(
-        &mut self,
-        file: &str,
-        headers: Option<&csv::ByteRecord>,
-    ) -> Result<(), ColumnsDiffer> {
-        self.fmt.fields.set_input(file, headers)
-    }
-
-    /// The workers' [`Render`] of this writer's csv and jsonl records for the current input
-    /// (`None` for line records, which [`rate_line_render`] renders). Their length has no
-    /// bound, so each block's go to a vector of their own.
-    pub fn renderer(&self) -> Option<UnboundedRender<RateFormat>> {
-        (self.fmt.format != OutputFormat::Line).then(|| UnboundedRender(self.fmt.clone()))
-    }
-
-    /// Write the CSV header now if it is due (so an empty input still gets one).
-    pub fn start(&mut self) -> io::Result<()> {
-        if !std::mem::take(&mut self.header) {
-            return Ok(());
-        }
-        self.fmt.fields.write_csv_header(&mut self.out, CSV_HEADER)
-    }
-
-    /// Write one record.
-    pub fn write(&mut self, r: &RatedRecord) -> io::Result<()> {
-        self.start()?;
-        match self.fmt.format {
-            OutputFormat::Line => {
-                let mut buf = [0u8; LINE_MAX];
-                let len = line_record(r, &mut buf);
-                self.out.write_all(&buf[..len])
-            }
-            _ => self.fmt.write(&mut self.out, r),
-        }
-    }
-
-    /// Flush the underlying writer.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
-    /// The underlying writer.
-    pub fn into_inner(self) -> W {
-        self.out
-    }
-}
-
 impl RateFormat {
-    /// Write `r` as a csv or jsonl record (with its steps before it, when asked) to `out`.
-    pub fn write(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
-        match self.format {
-            OutputFormat::Csv => self.csv(out, r),
-            OutputFormat::Jsonl => {
-                if self.steps {
-                    self.steps(out, r)?;
-                }
-                self.json(out, r)
-            }
-            OutputFormat::Line => unreachable!("line records are written by line_record"),
+    /// Records in `format`; with `steps`, each record's steps before it (jsonl only: other
+    /// formats leave them out).
+    pub fn new(format: OutputFormat, steps: bool) -> RateFormat {
+        RateFormat {
+            format,
+            steps: steps && format == OutputFormat::Jsonl,
+            fields: RecordFields::new(&RESULT_FIELDS),
         }
     }
 
@@ -314,22 +230,6 @@ fn candidate_list(out: &mut Vec<u8>, items: impl Iterator<Item = (u8, u8)>, op: 
     }
 }
 
-impl<W: Write> Sink<RatedRecord> for RateWriter<W> {
-    fn start(&mut self) -> io::Result<()> {
-        RateWriter::start(self)
-    }
-    fn write(&mut self, item: &RatedRecord) -> io::Result<()> {
-        RateWriter::write(self, item)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        RateWriter::flush(self)
-    }
-    fn write_rendered(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.start()?;
-        self.out.write_all(bytes)
-    }
-}
-
 /// The most bytes of one line record: `25.5/25.5/25.5 capped` and its line break.
 const LINE_MAX: usize = 3 * 4 + 2 + 7 + 1;
 
@@ -355,16 +255,32 @@ fn line_record(r: &RatedRecord, out: &mut [u8]) -> usize {
     len + 1
 }
 
-/// Line records rendered on the workers ([`Render`]): the bytes [`RateWriter`] writes for
-/// `--format line`.
-pub fn rate_line_render() -> impl Render<RatedRecord> {
-    BoundedRender::new(LINE_MAX, line_record)
-}
+impl RecordFormat for RateFormat {
+    type Record = RatedRecord;
+    const CSV_HEADER: &'static [u8] = CSV_HEADER;
+    const LINE_MAX: usize = LINE_MAX;
 
-impl RecordBytes<RatedRecord> for RateFormat {
-    fn append(&self, item: &RatedRecord, out: &mut Vec<u8>) {
-        self.write(out, item)
-            .expect("writing to a vector does not fail");
+    fn format(&self) -> OutputFormat {
+        self.format
+    }
+    fn fields(&mut self) -> &mut RecordFields {
+        &mut self.fields
+    }
+    /// `r` as a csv or jsonl record, with its steps before it when asked.
+    fn write(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        match self.format {
+            OutputFormat::Csv => self.csv(out, r),
+            OutputFormat::Jsonl => {
+                if self.steps {
+                    self.steps(out, r)?;
+                }
+                self.json(out, r)
+            }
+            OutputFormat::Line => unreachable!("line records are written by line_record"),
+        }
+    }
+    fn line(r: &RatedRecord, out: &mut [u8]) -> usize {
+        line_record(r, out)
     }
 }
 

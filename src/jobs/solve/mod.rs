@@ -13,7 +13,7 @@ use crate::pipeline::{Fold, Work};
 use crate::stats::RunStats;
 use summary::SearchEffort;
 
-pub use writer::{line_render, Columns, SolveWriter};
+pub use writer::{Columns, SolveFormat, SolveWriter};
 
 /// The status of one output record: a solver status, or `malformed` for text that is not a
 /// puzzle.

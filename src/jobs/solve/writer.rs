@@ -21,8 +21,8 @@ use std::io::{self, Write};
 use crate::grid::CELLS;
 use crate::io::passthrough::RecordFields;
 use crate::io::write::{write_csv_field, write_grid, JsonObject, OutputFormat};
+use crate::jobs::records::{RecordFormat, RecordWriter};
 use crate::jobs::solve::{SolveStatus, SolvedRecord};
-use crate::pipeline::{BoundedRender, RecordBytes, Render, Sink, UnboundedRender};
 
 pub use crate::io::passthrough::{Columns, ColumnsDiffer};
 
@@ -39,20 +39,10 @@ const RESULT_FIELDS: [&str; 8] = [
 ];
 
 /// Writes [`SolvedRecord`]s in one format.
-pub struct SolveWriter<W: Write> {
-    out: W,
-    header: bool,
-    fmt: SolveFormat,
-    /// Line records not yet handed to `out`: formatted here in place, and written in
-    /// [`LINES_BUFFER`]-byte pieces (one copy of each byte on the way, not two).
-    lines: Vec<u8>,
-}
+pub type SolveWriter<W> = RecordWriter<W, SolveFormat>;
 
-/// Bytes of line records gathered before they are written.
-const LINES_BUFFER: usize = 1 << 16;
-
-/// How a csv or jsonl record is written, for the current input (shared by the writer and the
-/// workers' render ([`SolveWriter::renderer`]), so both give the same bytes).
+/// How a solve record is written, for the current input (shared by the writer and the
+/// workers' render, so both give the same bytes).
 #[derive(Clone, Debug)]
 pub struct SolveFormat {
     format: OutputFormat,
@@ -61,108 +51,12 @@ pub struct SolveFormat {
 
 const CSV_HEADER: &[u8] = b"line,id,puzzle,solution,status,solutions,guesses,nodes,error\n";
 
-impl<W: Write> SolveWriter<W> {
-    /// A writer; `header` asks for the CSV header line before the first record.
-    pub fn new(out: W, format: OutputFormat, header: bool) -> SolveWriter<W> {
-        SolveWriter {
-            out,
-            header: header && format == OutputFormat::Csv,
-            fmt: SolveFormat {
-                format,
-                fields: RecordFields::new(&RESULT_FIELDS),
-            },
-            lines: Vec::new(),
-        }
-    }
-
-    /// The same writer with `columns` in its csv and jsonl records.
-    pub fn with_columns(mut self, columns: Columns) -> SolveWriter<W> {
-        self.fmt.fields.set_columns(columns);
-        self
-    }
-
-    /// The input whose records come next: its name, and its CSV header (`None`: a line file,
-    /// whose line is one `input` column). With passthrough, every input must have the first
-    /// one's columns.
-    pub fn set_input(
-        &mut self,
-        file: &str,
-        headers: Option<&csv::ByteRecord>,
-    ) -> Result<(), ColumnsDiffer> {
-        self.fmt.fields.set_input(file, headers)
-    }
-
-    /// The workers' [`Render`] of this writer's records for the current input: csv and jsonl
-    /// records formatted as [`write`](Self::write) formats them (`None` for line records,
-    /// which [`line_render`] renders). Their length has no bound (they carry the input's
-    /// text), so each block's go to a vector of their own.
-    pub fn renderer(&self) -> Option<UnboundedRender<SolveFormat>> {
-        (self.fmt.format != OutputFormat::Line).then(|| UnboundedRender(self.fmt.clone()))
-    }
-
-    /// Write the CSV header now if it is due (so an empty input still gets one).
-    pub fn start(&mut self) -> io::Result<()> {
-        if !self.header {
-            return Ok(());
-        }
-        self.header = false;
-        self.fmt.fields.write_csv_header(&mut self.out, CSV_HEADER)
-    }
-
-    /// Write one record.
-    pub fn write(&mut self, r: &SolvedRecord) -> io::Result<()> {
-        if self.header {
-            self.start()?;
-        }
-        match self.fmt.format {
-            OutputFormat::Line => self.write_line(r),
-            _ => self.fmt.write(&mut self.out, r),
-        }
-    }
-
-    fn write_line(&mut self, r: &SolvedRecord) -> io::Result<()> {
-        if self.lines.capacity() == 0 {
-            self.lines.reserve_exact(LINES_BUFFER + LINE_MAX);
-        }
-        let at = self.lines.len();
-        self.lines.resize(at + LINE_MAX, 0);
-        let len = line_record(r, &mut self.lines[at..]);
-        self.lines.truncate(at + len);
-        if self.lines.len() >= LINES_BUFFER {
-            self.write_lines()?;
-        }
-        Ok(())
-    }
-
-    /// Hand the gathered line records to `out`.
-    fn write_lines(&mut self) -> io::Result<()> {
-        if !self.lines.is_empty() {
-            self.out.write_all(&self.lines)?;
-            self.lines.clear();
-        }
-        Ok(())
-    }
-
-    /// Flush the underlying writer (with the line records gathered so far).
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.write_lines()?;
-        self.out.flush()
-    }
-
-    /// The underlying writer, the line records gathered so far written to it.
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.write_lines()?;
-        Ok(self.out)
-    }
-}
-
 impl SolveFormat {
-    /// Write `r` as a csv or jsonl record to `out`.
-    pub fn write(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
-        match self.format {
-            OutputFormat::Csv => self.csv(out, r),
-            OutputFormat::Jsonl => self.json(out, r),
-            OutputFormat::Line => unreachable!("line records are written by line_record"),
+    /// Records in `format`.
+    pub fn new(format: OutputFormat) -> SolveFormat {
+        SolveFormat {
+            format,
+            fields: RecordFields::new(&RESULT_FIELDS),
         }
     }
 
@@ -212,22 +106,26 @@ impl SolveFormat {
     }
 }
 
-impl<W: Write> Sink<SolvedRecord> for SolveWriter<W> {
-    fn start(&mut self) -> io::Result<()> {
-        SolveWriter::start(self)
+impl RecordFormat for SolveFormat {
+    type Record = SolvedRecord;
+    const CSV_HEADER: &'static [u8] = CSV_HEADER;
+    const LINE_MAX: usize = LINE_MAX;
+
+    fn format(&self) -> OutputFormat {
+        self.format
     }
-    fn write(&mut self, item: &SolvedRecord) -> io::Result<()> {
-        SolveWriter::write(self, item)
+    fn fields(&mut self) -> &mut RecordFields {
+        &mut self.fields
     }
-    fn flush(&mut self) -> io::Result<()> {
-        SolveWriter::flush(self)
-    }
-    fn write_rendered(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if self.header {
-            self.start()?;
+    fn write(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
+        match self.format {
+            OutputFormat::Csv => self.csv(out, r),
+            OutputFormat::Jsonl => self.json(out, r),
+            OutputFormat::Line => unreachable!("line records are written by line_record"),
         }
-        self.write_lines()?;
-        self.out.write_all(bytes)
+    }
+    fn line(r: &SolvedRecord, out: &mut [u8]) -> usize {
+        line_record(r, out)
     }
 }
 
@@ -255,19 +153,6 @@ fn line_record(r: &SolvedRecord, out: &mut [u8]) -> usize {
     text.len() + 1
 }
 
-/// Line records rendered on the workers ([`Render`]): the bytes [`SolveWriter`] writes for
-/// `--format line`, so its writer thread only writes them.
-pub fn line_render() -> impl Render<SolvedRecord> {
-    BoundedRender::new(LINE_MAX, line_record)
-}
-
-impl RecordBytes<SolvedRecord> for SolveFormat {
-    fn append(&self, item: &SolvedRecord, out: &mut Vec<u8>) {
-        self.write(out, item)
-            .expect("writing to a vector does not fail");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,7 +178,7 @@ mod tests {
     }
 
     fn render(format: OutputFormat, records: &[SolvedRecord]) -> String {
-        let mut w = SolveWriter::new(Vec::new(), format, true);
+        let mut w = SolveWriter::new(Vec::new(), SolveFormat::new(format), true);
         w.start().unwrap();
         for r in records {
             w.write(r).unwrap();
