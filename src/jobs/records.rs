@@ -22,11 +22,22 @@ pub trait RecordFormat: Clone + Sync {
     fn format(&self) -> OutputFormat;
     /// The passthrough columns and the current input's name.
     fn fields(&mut self) -> &mut RecordFields;
-    /// Write `r` as a csv or jsonl record to `out`.
-    fn write(&self, out: &mut impl Write, r: &Self::Record) -> io::Result<()>;
+    /// Write `r` as a csv record to `out`.
+    fn write_csv(&self, out: &mut impl Write, r: &Self::Record) -> io::Result<()>;
+    /// Write `r` as jsonl, one object or more, to `out`.
+    fn write_jsonl(&self, out: &mut impl Write, r: &Self::Record) -> io::Result<()>;
     /// One line record at the start of `out` (at least [`LINE_MAX`](Self::LINE_MAX) bytes);
     /// returns its length.
     fn line(r: &Self::Record, out: &mut [u8]) -> usize;
+
+    /// Write `r` as a csv or jsonl record to `out`.
+    fn write(&self, out: &mut impl Write, r: &Self::Record) -> io::Result<()> {
+        match self.format() {
+            OutputFormat::Csv => self.write_csv(out, r),
+            OutputFormat::Jsonl => self.write_jsonl(out, r),
+            OutputFormat::Line => unreachable!("line records are written by the line form"),
+        }
+    }
 
     /// Line records rendered on the workers ([`Render`]): the bytes the writer writes for
     /// `--format line`, so its writer thread only writes them.

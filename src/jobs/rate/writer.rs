@@ -69,33 +69,6 @@ impl RateFormat {
         }
     }
 
-    fn csv(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
-        self.fields
-            .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
-        let mut number = itoa::Buffer::new();
-        out.write_all(r.status.as_str().as_bytes())?;
-        match &r.rating {
-            Some(rating) => {
-                for d in [rating.er, rating.ep, rating.ed] {
-                    out.write_all(b",")?;
-                    write_difficulty(&mut *out, d)?;
-                }
-                out.write_all(b",")?;
-                if let Some(t) = rating.hardest {
-                    write_csv_field(&mut *out, t.name().as_bytes())?;
-                }
-                out.write_all(b",")?;
-                out.write_all(number.format(rating.steps).as_bytes())?;
-                out.write_all(if rating.capped { b",true," } else { b",false," })?;
-            }
-            None => out.write_all(b",,,,,,,")?,
-        }
-        if let Some(e) = error_field(r) {
-            write_csv_field(&mut *out, e.as_bytes())?;
-        }
-        out.write_all(b"\n")
-    }
-
     fn json(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
         let mut obj = JsonObject::new(out)?;
         if self.steps {
@@ -266,18 +239,39 @@ impl RecordFormat for RateFormat {
     fn fields(&mut self) -> &mut RecordFields {
         &mut self.fields
     }
-    /// `r` as a csv or jsonl record, with its steps before it when asked.
-    fn write(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
-        match self.format {
-            OutputFormat::Csv => self.csv(out, r),
-            OutputFormat::Jsonl => {
-                if self.steps {
-                    self.steps(out, r)?;
+    fn write_csv(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        self.fields
+            .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
+        let mut number = itoa::Buffer::new();
+        out.write_all(r.status.as_str().as_bytes())?;
+        match &r.rating {
+            Some(rating) => {
+                for d in [rating.er, rating.ep, rating.ed] {
+                    out.write_all(b",")?;
+                    write_difficulty(&mut *out, d)?;
                 }
-                self.json(out, r)
+                out.write_all(b",")?;
+                if let Some(t) = rating.hardest {
+                    write_csv_field(&mut *out, t.name().as_bytes())?;
+                }
+                out.write_all(b",")?;
+                out.write_all(number.format(rating.steps).as_bytes())?;
+                out.write_all(if rating.capped { b",true," } else { b",false," })?;
             }
-            OutputFormat::Line => unreachable!("line records are written by line_record"),
+            None => out.write_all(b",,,,,,,")?,
         }
+        if let Some(e) = error_field(r) {
+            write_csv_field(&mut *out, e.as_bytes())?;
+        }
+        out.write_all(b"\n")
+    }
+
+    /// The record's steps first, when asked, then its own object.
+    fn write_jsonl(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
+        if self.steps {
+            self.steps(out, r)?;
+        }
+        self.json(out, r)
     }
     fn line(r: &RatedRecord, out: &mut [u8]) -> usize {
         line_record(r, out)

@@ -59,8 +59,20 @@ impl SolveFormat {
             fields: RecordFields::new(&RESULT_FIELDS),
         }
     }
+}
 
-    fn csv(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
+impl RecordFormat for SolveFormat {
+    type Record = SolvedRecord;
+    const CSV_HEADER: &'static [u8] = CSV_HEADER;
+    const LINE_MAX: usize = LINE_MAX;
+
+    fn format(&self) -> OutputFormat {
+        self.format
+    }
+    fn fields(&mut self) -> &mut RecordFields {
+        &mut self.fields
+    }
+    fn write_csv(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
         self.fields
             .write_csv_start(&mut *out, r.line, r.input.as_deref())?;
@@ -81,7 +93,7 @@ impl SolveFormat {
         out.write_all(b"\n")
     }
 
-    fn json(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
+    fn write_jsonl(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
         let o = r.outcome.as_ref();
         let mut obj = JsonObject::new(out)?;
         let mut results = self
@@ -103,26 +115,6 @@ impl SolveFormat {
             obj.field(results.next().expect("error"), &e)?;
         }
         obj.end()
-    }
-}
-
-impl RecordFormat for SolveFormat {
-    type Record = SolvedRecord;
-    const CSV_HEADER: &'static [u8] = CSV_HEADER;
-    const LINE_MAX: usize = LINE_MAX;
-
-    fn format(&self) -> OutputFormat {
-        self.format
-    }
-    fn fields(&mut self) -> &mut RecordFields {
-        &mut self.fields
-    }
-    fn write(&self, out: &mut impl Write, r: &SolvedRecord) -> io::Result<()> {
-        match self.format {
-            OutputFormat::Csv => self.csv(out, r),
-            OutputFormat::Jsonl => self.json(out, r),
-            OutputFormat::Line => unreachable!("line records are written by line_record"),
-        }
     }
     fn line(r: &SolvedRecord, out: &mut [u8]) -> usize {
         line_record(r, out)
