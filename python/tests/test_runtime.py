@@ -18,7 +18,10 @@ from conftest import HARD, PUZZLE
 
 
 def hard_copies(copies: int) -> np.ndarray:
-    return sb.shuffle(HARD, seed=1, copies=copies).puzzles
+    """`copies` shuffled copies of each HARD puzzle (in rounds of at most 10,000 copies)."""
+    per = min(copies, 10_000)
+    rounds = -(-copies // per)
+    return sb.shuffle(HARD * rounds, seed=1, copies=per).puzzles[: copies * len(HARD)]
 
 
 def test_the_gil_is_released_while_solving():
@@ -70,6 +73,29 @@ def test_ctrl_c_stops_a_long_call(threads):
     finally:
         signal.signal(signal.SIGINT, previous)
     assert took < 10, took
+
+
+_GENERATE_FOREVER = """
+import os, signal, sys, threading, time
+import sudoku_batch as sb
+signal.signal(signal.SIGINT, signal.default_int_handler)
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.perf_counter()
+try:
+    sb.generate(1, seed=1, guesses=10**18, max_attempts=2**32 - 1, threads=int(sys.argv[1]))
+except KeyboardInterrupt:
+    print(f"interrupted after {time.perf_counter() - start:.2f} s")
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_a_generate_that_cannot_succeed(threads):
+    # No puzzle needs 10**18 guesses: each of the 2**32 - 1 attempts fails, for days. The
+    # attempts stop at the signal, at one thread too (the work then runs on a pool thread
+    # while the calling thread watches). In a child, so that a hang fails the test.
+    done = subprocess.run([sys.executable, "-c", _GENERATE_FOREVER, str(threads)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("interrupted after"), (done.stdout, done.stderr)
 
 
 def _child(conn):
