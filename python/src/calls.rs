@@ -158,7 +158,7 @@ pub fn solve<'py>(
         guesses: &mut guesses,
         nodes: &mut nodes,
     };
-    let bad = in_items(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
         solve_chunk(batch, rows, out, &work)
     })?;
     let dict = PyDict::new(py);
@@ -198,7 +198,7 @@ pub fn verify<'py>(
     let mut ok = zeroed::<bool>(n)?;
     let mut problems = zeroed::<u16>(n)?;
     let out = (Cells::one(&mut ok), Cells::one(&mut problems));
-    let bad = in_items(py, n, threads, out, |rows, (ok, problems)| {
+    let bad = in_items(py, n, threads, None, out, |rows, (ok, problems)| {
         let mut bad = Messages::new();
         for ((i, ok), bits) in rows.zip(ok.values).zip(problems.values) {
             let checked = check(puzzles.record(i, Some(solutions.puzzle(i))), rules);
@@ -263,7 +263,7 @@ pub fn canon<'py>(
         Cells::one(&mut automorphisms),
         Cells::one(&mut status),
     );
-    let bad = in_items(py, n, threads, out, |rows, (forms, autos, status)| {
+    let bad = in_items(py, n, threads, None, out, |rows, (forms, autos, status)| {
         let mut search = Canonicalizer::new();
         let mut bad = Messages::new();
         let cells = forms.values.chunks_exact_mut(CELLS);
@@ -308,7 +308,7 @@ pub fn digits<'py>(
     let n = batch.len();
     let mut cells = zeroed::<u8>(values(n, CELLS)?)?;
     let out = Cells::grid(&mut cells);
-    let bad = in_items(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
         let mut bad = Messages::new();
         for (i, row) in rows.zip(out.values.chunks_exact_mut(CELLS)) {
             match batch.puzzle(i) {

@@ -20,7 +20,7 @@ use crate::args;
 use crate::batch::Batch;
 use crate::buffers::{values, zeroed};
 use crate::calls::{array1, array2, messages, Messages};
-use crate::pool::{in_items, in_items_until, Cells};
+use crate::pool::{in_items, Cells};
 
 /// Puzzles `0..n` of the seeded run `cfg` (the same as `sudoku-batch generate` with the same
 /// settings, whatever the threads): a dict of `puzzles` and `solutions` (n, 81) and the
@@ -75,7 +75,7 @@ pub fn generate<'py>(
         Cells::grid(&mut solutions),
         Cells::one(&mut attempts),
     );
-    let misses = in_items_until(py, n, threads, &cancel, out, |rows, out| {
+    let misses = in_items(py, n, threads, Some(&cancel), out, |rows, out| {
         generate_chunk(&cfg, &cancel, rows, out)
     })?;
     // The first puzzle (in order) that used up its budget; cancelled ones stopped for it.
@@ -181,7 +181,7 @@ pub fn shuffle<'py>(
         },
         Cells::one(&mut ok),
     );
-    let bad = in_items(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
         shuffle_chunk(&cfg, batch, rows, out, copies)
     })?;
     let dict = PyDict::new(py);

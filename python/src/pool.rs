@@ -132,6 +132,25 @@ impl<O: Rows, T: Send> Items<O, T> {
         }
     }
 
+    /// Work on the calling thread alone, checking for signals between items about every
+    /// [`CHECK_SECONDS`] (with the GIL taken for the check only); a signal's exception goes
+    /// to `signal`.
+    fn work_here<F>(&self, work: &F, signal: &mut PyResult<()>)
+    where
+        F: Fn(Range<usize>, O) -> T + Sync,
+    {
+        let every = Duration::from_secs_f64(CHECK_SECONDS);
+        let mut checked = Instant::now();
+        self.work(work, &mut || {
+            if signal.is_err() || checked.elapsed() < every {
+                return false;
+            }
+            checked = Instant::now();
+            *signal = Python::attach(|py| py.check_signals());
+            signal.is_err()
+        });
+    }
+
     /// Wait for the workers, checking for signals every [`CHECK_SECONDS`] (with the GIL
     /// taken for the check only); the first signal's exception goes to `signal`, and raises
     /// `cancel` when given.
@@ -183,41 +202,11 @@ impl<O: Rows, T: Send> Drop for Leaving<'_, O, T> {
 /// work) and to at most a `2 × threads`-th of the rows left, so that the workers finish
 /// together. With one thread the calling thread is the worker and checks for signals
 /// between items; with more, it waits for the pool's workers and checks while it waits.
+///
+/// `cancel`, for work whose one row may take long (a generated puzzle's attempts): a signal
+/// also raises it, the work checks it as it goes, and the work runs on the pool even with
+/// one thread, so that the calling thread is free to watch for signals.
 pub fn in_items<O, T, F>(
-    py: Python<'_>,
-    n: usize,
-    threads: usize,
-    out: O,
-    work: F,
-) -> PyResult<Vec<T>>
-where
-    O: Rows,
-    T: Send,
-    F: Fn(Range<usize>, O) -> T + Sync,
-{
-    run(py, n, threads, None, out, work)
-}
-
-/// [`in_items`] for work whose one row may take long (a generated puzzle's attempts): a
-/// signal also raises `cancel`, which the work checks as it goes, and the work runs on the
-/// pool even with one thread, so that the calling thread is free to watch for signals.
-pub fn in_items_until<O, T, F>(
-    py: Python<'_>,
-    n: usize,
-    threads: usize,
-    cancel: &AtomicBool,
-    out: O,
-    work: F,
-) -> PyResult<Vec<T>>
-where
-    O: Rows,
-    T: Send,
-    F: Fn(Range<usize>, O) -> T + Sync,
-{
-    run(py, n, threads, Some(cancel), out, work)
-}
-
-fn run<O, T, F>(
     py: Python<'_>,
     n: usize,
     threads: usize,
@@ -257,18 +246,7 @@ where
             }
             items.watch(&mut signal, cancel);
         }),
-        None => {
-            let every = Duration::from_secs_f64(CHECK_SECONDS);
-            let mut checked = Instant::now();
-            items.work(&work, &mut || {
-                if signal.is_err() || checked.elapsed() < every {
-                    return false;
-                }
-                checked = Instant::now();
-                signal = Python::attach(|py| py.check_signals());
-                signal.is_err()
-            });
-        }
+        None => items.work_here(&work, &mut signal),
     });
     signal?;
     let mut done = items

@@ -95,7 +95,7 @@ pub fn rate<'py>(
         keep: false,
         steps: false,
     };
-    let bad = in_items(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
         rate_chunk(batch, rows, out, &work)
     })?;
     let dict = PyDict::new(py);
