@@ -2,6 +2,7 @@
 //! back but its result arrays, which the workers fill in place, a chunk each.
 
 use std::ops::Range;
+use std::sync::atomic::AtomicBool;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -138,9 +139,16 @@ pub fn solve<'py>(
         Some(l) => args::whole(l, "limit", &SOLUTIONS)? as u32,
         None => 1,
     };
+    // The baselines poll a stop flag as they search (every 4,096 nodes): raised at Ctrl-C, it
+    // ends one puzzle's long search too. The other solvers finish the puzzle in hand.
+    let cancel = AtomicBool::new(false);
+    let polls = matches!(algorithm, Algorithm::Mrv | Algorithm::Naive);
     let work = SolveWork {
         algorithm,
-        limits: Limits::solutions(limit),
+        limits: Limits {
+            solutions: limit,
+            stop: Some(&cancel),
+        },
         keep: false,
     };
     let threads = args::threads(py, threads)?;
@@ -158,7 +166,8 @@ pub fn solve<'py>(
         guesses: &mut guesses,
         nodes: &mut nodes,
     };
-    let bad = in_items(py, n, threads, None, out, |rows, out| {
+    let watch = (polls || threads > 1).then_some(&cancel);
+    let bad = in_items(py, n, threads, watch, out, |rows, out| {
         solve_chunk(batch, rows, out, &work)
     })?;
     let dict = PyDict::new(py);

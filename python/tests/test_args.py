@@ -139,6 +139,21 @@ def test_shuffle_copies_and_seed():
         sb.shuffle([PUZZLE], seed=-1)
 
 
+def test_flags_and_choices():
+    for call in (lambda: sb.verify([PUZZLE], [SOLUTION], unique="yes"),
+                 lambda: sb.generate(1, seed=1, minimal=2),
+                 lambda: sb.shuffle([PUZZLE], seed=1, solutions="no")):
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        sb.solve([PUZZLE], algorithm="dlx")
+    with pytest.raises(ValueError, match="ladder"):
+        sb.rate([PUZZLE], ladder="hodoku")
+    with pytest.raises(ValueError, match="empty"):
+        sb.to_strings([PUZZLE], empty="")
+    assert list(sb.solve_df([PUZZLE], prefix="x.").columns)[0] == "x.solution"
+
+
 def test_read_column():
     with pytest.raises(ValueError, match="column=-1"):
         sb.read(os.devnull, column=-1)
