@@ -73,7 +73,7 @@ def install_lines(section: str) -> list[str]:
 
 
 # What README's Python block takes as given: the files it names, made from the repository's
-# fixtures, and a Spark session (as `pyspark` makes one).
+# fixtures, and `spark`, a SparkSession (as the `pyspark` shell makes one).
 _PRELUDE = """
 import gzip, os, shutil, sys
 import numpy as np, pandas as pd
