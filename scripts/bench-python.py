@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The Python module against the CLI's `bench` and the other Python Sudoku packages, side by
-side in one run: each round measures every contender in turn (the module's calls: the median
-of CALLS calls; `bench`: its own rate over seconds of repeats); the table gives medians
-over the rounds and ratios taken within each round (so a busy machine slows both sides of a
-ratio alike).
+"""The Python module against the CLI's `bench` and `rate` and the other Python Sudoku packages,
+side by side in one run: each round measures every contender in turn (the module's `solve`:
+the median of CALLS calls; `bench`: its own rate over seconds of repeats; `sb.rate` and
+`sudoku-batch rate`: a run each, file to ratings); the table gives medians over the rounds
+and ratios taken within each round (so a busy machine slows both sides of a ratio alike).
 
 Run it with an interpreter that has the module and the anchors, in a scratch venv outside the
 repository (the anchors are never dependencies of the project):
@@ -13,13 +13,17 @@ repository (the anchors are never dependencies of the project):
         rustoku lib-sudoku fast-sudoku-solver py-sudoku
     /tmp/bench-venv/bin/pip install ./python            # the module, release build
     cargo build --release --locked                      # the CLI for `bench`
-    /tmp/bench-venv/bin/python scripts/bench-python.py [--rounds 5] [--out FILE]
+    /tmp/bench-venv/bin/python scripts/bench-python.py [--rounds 5] [--only solve|rate] [--out FILE]
 
 Inputs (made once in a temporary folder from ../shared/datasets, by the CLI's `shuffle`):
 - "Kaggle 1M": 40 symmetry-shuffled copies of the 24,997-row Kaggle 1M sample, 999,880
   puzzles, as a `quizzes,solutions` CSV with `0` for empty cells like the Kaggle file;
 - "top1465 x20": 20 shuffled copies of magictour's top1465, 29,300 hard puzzles.
 The slow anchors are timed on a prefix of each input (their rate does not depend on n).
+`rate` runs on the files as published: the 24,997-row Kaggle 1M sample and top1465, through
+`sb.rate(sb.read(path), threads=T)` against `sudoku-batch rate --threads T --quiet path`
+(stdout to /dev/null), both from the file to every record's rating (Kaggle: the median of 3
+runs a round, alternating the two).
 """
 
 from __future__ import annotations
@@ -92,6 +96,52 @@ def bench_cli(path: Path, threads: int) -> float:
     return json.loads(out.splitlines()[0])["puzzles_per_sec"]
 
 
+# Each input of `rate`, and the runs of each side a round takes the median of (alternating
+# module and CLI): the Kaggle sample's run takes a tenth of a second, where a busy machine's
+# noise is large.
+RATE_INPUTS = {
+    "Kaggle 25k": ("kaggle1m_sample_first24997.csv", 3),
+    "top1465": ("puzzles3_magictour_top1465", 1),
+}
+
+
+def rate_round(m: dict) -> None:
+    """One round of `rate`: the module and the CLI on each input at 1 and 2 threads, in turn;
+    puzzles per second, file to ratings."""
+    for name, (file, runs) in RATE_INPUTS.items():
+        path = DATASETS / file
+        n = len(sb.read(path))
+        for threads in (1, 2):
+            ours, cli = [], []
+            for _ in range(runs):
+                start = time.perf_counter()
+                result = sb.rate(sb.read(path), threads=threads)
+                ours.append(n / (time.perf_counter() - start))
+                assert len(result) == n
+                del result
+                start = time.perf_counter()
+                subprocess.run([str(CLI), "rate", "--threads", str(threads), "--quiet", str(path)],
+                               check=True, stdout=subprocess.DEVNULL)
+                cli.append(n / (time.perf_counter() - start))
+            m[f"rate {name} {threads}t"] = statistics.median(ours)
+            m[f"rate cli {name} {threads}t"] = statistics.median(cli)
+
+
+def rate_lines(med, ratio, lo_hi) -> list[str]:
+    """The table rows of `rate`."""
+    lines = []
+    for name in RATE_INPUTS:
+        for threads in (1, 2):
+            ours, cli = f"rate {name} {threads}t", f"rate cli {name} {threads}t"
+            low, high = lo_hi(ours, cli)
+            lines.append(
+                f"| `rate` {name}, {threads} thread{'s' if threads > 1 else ''} | "
+                f">= 0.9x `rate --threads {threads}` | {med(ours):,.0f}/s vs {med(cli):,.0f}/s: "
+                f"**{ratio(ours, cli):.2f}x** ({low:.2f}-{high:.2f}) |"
+            )
+    return lines
+
+
 def in_threads(f, items: list, threads: int) -> None:
     """f over items split into `threads` contiguous parts, one Python thread each."""
     parts = [items[k::threads] for k in range(threads)]
@@ -155,77 +205,51 @@ def slow_anchor_rates(kaggle: list[str], top: list[str]) -> dict:
     return rates
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--out", type=Path, help="also write the report here")
-    args = ap.parse_args()
-    if not CLI.exists():
-        sys.exit(f"{CLI} is missing: cargo build --release --locked")
-    import pandas as pd
+class SolveInputs:
+    """The inputs of the `solve` measurements, made once in `tmp`."""
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-python-"))
-    try:
-        kaggle_csv, top_txt = make_inputs(tmp)
-        k_read = sb.read(kaggle_csv)
-        k_array = k_read.puzzles
+    def __init__(self, tmp: Path) -> None:
+        import pandas as pd
+
+        self.kaggle_csv, self.top_txt = make_inputs(tmp)
+        self.k_array = sb.read(self.kaggle_csv).puzzles
         # dtype=str: without it pandas parses the 81-digit column into Python ints (leading
         # zeros, the empty cells, lost).
-        k_series = pd.read_csv(kaggle_csv, dtype=str)["quizzes"]
-        k_list = k_series.tolist()
-        t_array = sb.read(top_txt).puzzles
-        t_list = sb.to_strings(t_array)
-        n_k, n_t = len(k_array), len(t_array)
-        found = anchors()
-        rounds: list[dict] = []
-        for r in range(args.rounds):
-            m = {}
-            m["array 2t"] = timed(lambda: sb.solve(k_array, threads=2), n_k, CALLS)
-            m["list 2t"] = timed(lambda: sb.solve(k_list, threads=2), n_k, CALLS)
-            m["series 2t"] = timed(lambda: sb.solve(k_series, threads=2), n_k, CALLS)
-            m["bench 2t"] = bench_cli(kaggle_csv, 2)
-            m["top 1t"] = timed(lambda: sb.solve(t_array, threads=1), n_t, CALLS)
-            m["top 2t"] = timed(lambda: sb.solve(t_array, threads=2), n_t, CALLS)
-            m["top bench 1t"] = bench_cli(top_txt, 1)
-            m["top bench 2t"] = bench_cli(top_txt, 2)
-            for name, solve in found.items():
-                sub_k, sub_t = k_list[:100_000], t_list[: 2000 if name == "rustoku" else 100]
-                m[f"{name} 1t"] = timed(lambda: [solve(s) for s in sub_k], len(sub_k))
-                m[f"{name} top 1t"] = timed(lambda: [solve(s) for s in sub_t], len(sub_t))
-                m[f"{name} top 2t"] = timed(lambda: in_threads(solve, sub_t, 2), len(sub_t))
-            start = time.perf_counter()
-            sb.read(kaggle_csv)
-            m["read s"] = time.perf_counter() - start
-            start = time.perf_counter()
-            pd.read_csv(kaggle_csv, dtype=str)
-            m["pandas s"] = time.perf_counter() - start
-            start = time.perf_counter()
-            pd.read_csv(kaggle_csv)
-            m["pandas plain s"] = time.perf_counter() - start
-            rounds.append(m)
-            print(f"round {r + 1}/{args.rounds}: " + ", ".join(f"{k} {v:,.0f}" if v > 10 else
-                  f"{k} {v:.3f}" for k, v in m.items()), file=sys.stderr)
-        slow = slow_anchor_rates(k_list, t_list)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        self.k_series = pd.read_csv(self.kaggle_csv, dtype=str)["quizzes"]
+        self.k_list = self.k_series.tolist()
+        self.t_array = sb.read(self.top_txt).puzzles
+        self.t_list = sb.to_strings(self.t_array)
 
-    def med(key):
-        return statistics.median(m[key] for m in rounds)
 
-    def ratio(a, b):
-        return statistics.median(m[a] / m[b] for m in rounds)
+def solve_round(m: dict, i: SolveInputs, found: dict) -> None:
+    """One round of `solve`, `bench`, the anchors and `read`."""
+    import pandas as pd
 
-    commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                if line.startswith("model name")), platform.processor())
+    n_k, n_t = len(i.k_array), len(i.t_array)
+    m["array 2t"] = timed(lambda: sb.solve(i.k_array, threads=2), n_k, CALLS)
+    m["list 2t"] = timed(lambda: sb.solve(i.k_list, threads=2), n_k, CALLS)
+    m["series 2t"] = timed(lambda: sb.solve(i.k_series, threads=2), n_k, CALLS)
+    m["bench 2t"] = bench_cli(i.kaggle_csv, 2)
+    m["top 1t"] = timed(lambda: sb.solve(i.t_array, threads=1), n_t, CALLS)
+    m["top 2t"] = timed(lambda: sb.solve(i.t_array, threads=2), n_t, CALLS)
+    m["top bench 1t"] = bench_cli(i.top_txt, 1)
+    m["top bench 2t"] = bench_cli(i.top_txt, 2)
+    for name, solve in found.items():
+        sub_k, sub_t = i.k_list[:100_000], i.t_list[: 2000 if name == "rustoku" else 100]
+        m[f"{name} 1t"] = timed(lambda: [solve(s) for s in sub_k], len(sub_k))
+        m[f"{name} top 1t"] = timed(lambda: [solve(s) for s in sub_t], len(sub_t))
+        m[f"{name} top 2t"] = timed(lambda: in_threads(solve, sub_t, 2), len(sub_t))
+    for key, read in [("read s", lambda: sb.read(i.kaggle_csv)),
+                      ("pandas s", lambda: pd.read_csv(i.kaggle_csv, dtype=str)),
+                      ("pandas plain s", lambda: pd.read_csv(i.kaggle_csv))]:
+        start = time.perf_counter()
+        read()
+        m[key] = time.perf_counter() - start
+
+
+def solve_lines(med, ratio, rounds: list, found: dict, slow: dict) -> list[str]:
+    """The table rows of `solve` and `read`, and the anchors."""
     lines = [
-        f"# scripts/bench-python.py, {datetime.date.today()}, commit {commit}, {cpu}, "
-        f"{os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}, "
-        f"pandas {pd.__version__}; {args.rounds} rounds, medians; ratios within each round",
-        "",
-        "| measure | target | measured |",
-        "|---|---|---|",
         f"| `solve` (n, 81) uint8, Kaggle 1M, 2 threads | >= 0.9x `bench --threads 2` | "
         f"{med('array 2t'):,.0f}/s vs {med('bench 2t'):,.0f}/s: **{ratio('array 2t', 'bench 2t'):.2f}x** |",
     ]
@@ -267,6 +291,70 @@ def main() -> None:
             lines.append(f"- {name}: {rate}")
         else:
             lines.append(f"- {name}: Kaggle {rate[0]:,.0f}/s, top1465 {rate[1]:,.1f}/s (one run)")
+    return lines
+
+
+def measure(args, tmp: Path) -> tuple[list, dict, dict]:
+    """Every round: the measurements of each, the anchors found, the slow anchors' rates."""
+    inputs = SolveInputs(tmp) if args.only != "rate" else None
+    found = anchors() if inputs else {}
+    rounds: list[dict] = []
+    for r in range(args.rounds):
+        m: dict = {}
+        if args.only != "solve":
+            rate_round(m)
+        if inputs:
+            solve_round(m, inputs, found)
+        rounds.append(m)
+        print(f"round {r + 1}/{args.rounds}: " + ", ".join(f"{k} {v:,.0f}" if v > 10 else
+              f"{k} {v:.3f}" for k, v in m.items()), file=sys.stderr)
+    slow = slow_anchor_rates(inputs.k_list, inputs.t_list) if args.only is None else {}
+    return rounds, found, slow
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", choices=["solve", "rate"], help="measure only these calls")
+    ap.add_argument("--out", type=Path, help="also write the report here")
+    args = ap.parse_args()
+    if not CLI.exists():
+        sys.exit(f"{CLI} is missing: cargo build --release --locked")
+    import pandas as pd
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-python-"))
+    try:
+        rounds, found, slow = measure(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def med(key):
+        return statistics.median(m[key] for m in rounds)
+
+    def ratio(a, b):
+        return statistics.median(m[a] / m[b] for m in rounds)
+
+    def lo_hi(a, b):
+        ratios = [m[a] / m[b] for m in rounds]
+        return min(ratios), max(ratios)
+
+    commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+                if line.startswith("model name")), platform.processor())
+    lines = [
+        f"# scripts/bench-python.py, {datetime.date.today()}, commit {commit}, {cpu}, "
+        f"{os.cpu_count()} cores, CPython {platform.python_version()}, numpy {np.__version__}, "
+        f"pandas {pd.__version__}; {args.rounds} rounds, medians; ratios within each round "
+        f"(lowest-highest in brackets)",
+        "",
+        "| measure | target | measured |",
+        "|---|---|---|",
+    ]
+    if args.only != "solve":
+        lines += rate_lines(med, ratio, lo_hi)
+    if args.only != "rate":
+        lines += solve_lines(med, ratio, rounds, found, slow)
     report = "\n".join(lines) + "\n"
     print(report)
     if args.out:

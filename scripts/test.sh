@@ -2,7 +2,10 @@
 # Every test, on a fresh machine: the Rust suite (`cargo test --locked`) and the Python
 # module's (pytest), with what they need installed first: a venv (target/python-venv, or
 # $SUDOKU_BATCH_VENV) with maturin, numpy, pandas, pyarrow, polars, pytest and pyspark from
-# PyPI, and the module built into it. pytest's "no tests ran" (exit 5) is a failure.
+# PyPI, and the module built into it. pytest's "no tests ran" (exit 5) is a failure. Among the
+# pytest tests, python/tests/test_recipes.py makes a second, fresh venv, installs the module
+# with README's own install lines (reusing pip's cache and the build above) and runs README's
+# Python block as written.
 #
 #   scripts/test.sh            # everything
 #   scripts/test.sh -k read    # arguments go to pytest
@@ -24,8 +27,10 @@ cargo test --locked
 
 echo "== the Python module (maturin develop) and its tests"
 # The optimised dev build of python/Cargo.toml: as fast to run as release, without the link-time
-# optimisation that makes the wheel's build slow.
-(cd python && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" "$venv/bin/maturin" develop --locked --quiet)
+# optimisation that makes the wheel's build slow. PIP_QUIET: maturin's pip call would list the
+# optional dependencies it skips ("Ignoring pandas: markers ...") on every run.
+(cd python && PIP_QUIET=1 VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" \
+  "$venv/bin/maturin" develop --locked --quiet)
 status=0
 SUDOKU_BATCH_CLI="$PWD/target/debug/sudoku-batch" "$venv/bin/python" -m pytest python/tests -q "$@" \
   || status=$?

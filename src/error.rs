@@ -29,13 +29,14 @@ pub enum GridError {
         /// How many cells were found.
         found: usize,
     },
-    /// A cell value above 9 in a grid given as 81 numbers (an array row, not text).
+    /// A cell value outside 0-9 in a grid given as 81 numbers (an array row, not text).
     #[error("cell {position} holds {value}, not 0 (empty) or a digit 1-9")]
     Value {
         /// 1-based cell position.
         position: usize,
-        /// The offending value.
-        value: u8,
+        /// The offending value, as the array held it (wide enough for any integer type
+        /// numpy has, negative ones included).
+        value: i128,
     },
     /// A LeetCode-style board that is not 9 lists of 9 one-character strings.
     #[error("LeetCode board: {message}")]

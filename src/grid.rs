@@ -136,7 +136,7 @@ impl Grid {
             let at = cells.iter().position(|&v| v > 9).unwrap_or(0);
             GridError::Value {
                 position: at + 1,
-                value: cells[at],
+                value: i128::from(cells[at]),
             }
         })
     }

@@ -21,14 +21,24 @@ use std::collections::BTreeMap;
 use numpy::{PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString};
 
+use sudoku_batch::error::GridError;
 use sudoku_batch::error::RecordError;
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::io::reader::{Record, RecordText};
+use sudoku_batch::pipeline::Work;
 use sudoku_batch::Grid;
 
-use crate::buffers::with_room;
+use crate::buffers::{no_memory, values, with_room};
+
+/// `text` at the end of `data`; a MemoryError when there is no room for it.
+fn append(data: &mut Vec<u8>, text: &[u8]) -> PyResult<()> {
+    data.try_reserve(text.len())
+        .map_err(|_| no_memory(data.len().checked_add(text.len())))?;
+    data.extend_from_slice(text);
+    Ok(())
+}
 
 enum Store {
     Digits(Vec<u8>),
@@ -133,13 +143,36 @@ impl Batch {
             text: RecordText::default(),
         }
     }
+
+    /// Row `i` through `work`, the library's work of one record (the CLI's pipeline calls
+    /// the same): a puzzle as a bare puzzle, a row that is not one as its record, which the
+    /// work reports with its status and message.
+    #[inline]
+    pub fn through<R, W: Work<R>>(&self, i: usize, work: &W) -> R {
+        match self.puzzle(i) {
+            Ok(p) => work.puzzle(i as u64 + 1, p),
+            Err(e) => work.record(Record {
+                line: i as u64 + 1,
+                id: None,
+                puzzle: Err(e),
+                solution: None,
+                text: RecordText::default(),
+            }),
+        }
+    }
 }
 
 #[pymethods]
 impl Batch {
-    /// Puzzles as a C-contiguous (n, 81) uint8 array of cell values (0 empty), read in place.
+    /// Puzzles as a C-contiguous (n, 81) uint8 array of cell values (0 empty), read in place;
+    /// `bad` gives the rows whose values, as the caller's array held them, do not fit a
+    /// cell: `{row: (cell, value)}` (the first such cell, 0-based).
     #[staticmethod]
-    fn from_digits(cells: Bound<'_, PyArray2<u8>>) -> PyResult<Batch> {
+    #[pyo3(signature = (cells, bad=None))]
+    fn from_digits(
+        cells: Bound<'_, PyArray2<u8>>,
+        bad: Option<BTreeMap<usize, (usize, i128)>>,
+    ) -> PyResult<Batch> {
         let shape = cells.shape();
         if shape[1] != CELLS {
             return Err(PyValueError::new_err(format!(
@@ -151,13 +184,22 @@ impl Batch {
             return Err(slice_error("cells"));
         }
         let len = shape[0];
+        let bad = bad
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&(row, (cell, _))| row < len && cell < CELLS)
+            .map(|(row, (cell, value))| {
+                let position = cell + 1;
+                (row, GridError::Value { position, value }.into())
+            })
+            .collect();
         Ok(Batch {
             len,
             store: Store::Borrowed(Borrowed {
                 cells: cells.data().cast_const(),
                 _array: cells.unbind(),
             }),
-            bad: BTreeMap::new(),
+            bad,
         })
     }
 
@@ -166,7 +208,7 @@ impl Batch {
     fn from_fixed(chars: PyReadonlyArray2<'_, u8>) -> PyResult<Batch> {
         let shape = chars.shape();
         let text = chars.as_slice().map_err(|_| slice_error("chars"))?;
-        let mut data = with_room(text.len());
+        let mut data = with_room(text.len())?;
         data.extend_from_slice(text);
         Ok(Batch {
             len: shape[0],
@@ -201,8 +243,8 @@ impl Batch {
                 "missing must hold one entry per puzzle",
             ));
         }
-        let mut packed = with_room(rest.len() * CELLS);
-        let mut ends = with_room(rest.len());
+        let mut packed = with_room(data.len())?;
+        let mut ends = with_room(rest.len())?;
         let mut start = first;
         for (i, &end) in rest.iter().enumerate() {
             if start < 0 || end < start || end as usize > data.len() {
@@ -223,38 +265,43 @@ impl Batch {
         })
     }
 
-    /// Puzzles as a sequence of `str` (or `bytes`, or `int`: an 81-digit number whose
-    /// leading zeros were lost); `None` and NaN (a missing value in a pandas column) are
-    /// missing puzzles.
+    /// Puzzles as a sequence of `str` or `bytes` (with `ints`, also `int`: an 81-digit number
+    /// whose leading zeros pandas dropped); `None` and NaN (a missing value in a pandas
+    /// column) are missing puzzles.
     #[staticmethod]
-    fn from_strings(items: &Bound<'_, PyAny>) -> PyResult<Batch> {
+    #[pyo3(signature = (items, ints=false))]
+    fn from_strings(items: &Bound<'_, PyAny>, ints: bool) -> PyResult<Batch> {
         let n = items.len()?;
-        let mut data = with_room(n * CELLS);
-        let mut ends = with_room(n);
+        let mut data = with_room(values(n, CELLS)?)?;
+        let mut ends = with_room(n)?;
         for (i, item) in items.try_iter()?.enumerate() {
             let item = item?;
             if let Ok(s) = item.cast::<PyString>() {
                 match s.to_str() {
-                    Ok(text) => data.extend_from_slice(text.as_bytes()),
+                    Ok(text) => append(&mut data, text.as_bytes())?,
                     // Lone surrogates: not a puzzle, but still a record.
-                    Err(_) => data.extend_from_slice(s.to_string_lossy().as_bytes()),
+                    Err(_) => append(&mut data, s.to_string_lossy().as_bytes())?,
                 }
             } else if let Ok(b) = item.cast::<PyBytes>() {
-                data.extend_from_slice(b.as_bytes());
-            } else if item.cast::<PyInt>().is_ok() {
+                append(&mut data, b.as_bytes())?;
+            } else if ints && item.cast::<PyInt>().is_ok() && !item.is_instance_of::<PyBool>() {
                 // pandas.read_csv parses an 81-digit column (Kaggle's) into ints, dropping
                 // the leading zeros: those were empty cells, so they come back as zeros.
                 let text = item.str()?;
                 let digits = text.to_str()?.as_bytes();
                 if digits.first() != Some(&b'-') {
-                    data.resize(data.len() + CELLS.saturating_sub(digits.len()), b'0');
+                    append(
+                        &mut data,
+                        &[b'0'; CELLS][..CELLS.saturating_sub(digits.len())],
+                    )?;
                 }
-                data.extend_from_slice(digits);
+                append(&mut data, digits)?;
             } else if item.is_none() || item.cast::<PyFloat>().is_ok_and(|f| f.value().is_nan()) {
                 // Missing: an empty puzzle field.
             } else {
+                let what = if ints { "a str or int" } else { "a str" };
                 return Err(PyTypeError::new_err(format!(
-                    "puzzle {i} is a {}, not a str or int",
+                    "puzzle {i} is a {}, not {what}",
                     item.get_type().name()?
                 )));
             }

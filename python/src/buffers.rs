@@ -1,39 +1,86 @@
 //! The buffers of batches and result arrays.
 
+use std::alloc::{self, Layout};
 use std::sync::Mutex;
 
 use numpy::ndarray::ArrayView1;
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
 /// At least this many bytes: worth asking for huge pages.
 const HUGE_FROM: usize = 4 << 20;
 
-/// `n` zeros for a result array that the workers fill in place (and numpy then owns).
+/// A type whose all-zero bytes are a value (0, 0.0, false).
+///
+/// # Safety
+/// Only for types of which every all-zero bit pattern is a valid value.
+pub unsafe trait Zeroable: Copy {}
+// SAFETY: zero bytes are 0, 0.0 and false.
+unsafe impl Zeroable for u8 {}
+unsafe impl Zeroable for u16 {}
+unsafe impl Zeroable for u32 {}
+unsafe impl Zeroable for u64 {}
+unsafe impl Zeroable for f64 {}
+unsafe impl Zeroable for bool {}
+
+/// The MemoryError of a buffer of `bytes` bytes (`None`: more than a `usize` counts) that the
+/// process cannot have: raised, where an allocation failure would abort the interpreter.
+pub fn no_memory(bytes: Option<usize>) -> PyErr {
+    let size = match bytes {
+        Some(b) => format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30)),
+        None => "more bytes than memory can address".to_string(),
+    };
+    PyMemoryError::new_err(format!(
+        "the call needs {size} for its puzzles and results: more than this process can allocate"
+    ))
+}
+
+/// `rows` times `width` values, or the MemoryError of a size past counting.
+pub fn values(rows: usize, width: usize) -> PyResult<usize> {
+    rows.checked_mul(width).ok_or_else(|| no_memory(None))
+}
+
+/// `n` zeros for a result array that the workers fill in place (and numpy then owns); a
+/// MemoryError when the memory cannot be had.
 ///
 /// A large zeroed buffer comes straight from the OS untouched, and its pages are faulted in
 /// as the workers first write them: one fault per 4 KiB page, about 25,000 for the solutions
 /// and counters of a million puzzles, a tenth of the solving time of easy puzzles. On Linux
 /// such a buffer is marked for transparent huge pages (`MADV_HUGEPAGE`, honoured when the
 /// system's setting is `madvise` or `always`), which makes that a few dozen faults.
-pub fn zeroed<T: Clone + Default>(n: usize) -> Vec<T> {
-    let values = vec![T::default(); n];
-    let bytes = std::mem::size_of_val(values.as_slice());
-    if bytes >= HUGE_FROM {
-        advise_huge(values.as_ptr().cast(), bytes);
+pub fn zeroed<T: Zeroable>(n: usize) -> PyResult<Vec<T>> {
+    let layout = Layout::array::<T>(n).map_err(|_| no_memory(None))?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
     }
-    values
+    // SAFETY: the layout's size is not zero.
+    let start = unsafe { alloc::alloc_zeroed(layout) }.cast::<T>();
+    if start.is_null() {
+        return Err(no_memory(Some(layout.size())));
+    }
+    // SAFETY: `start` was allocated by the global allocator with `Layout::array::<T>(n)`, the
+    // layout of a `Vec<T>` of capacity `n`, and its `n` values are zero bytes: valid `T`s.
+    let values = unsafe { Vec::from_raw_parts(start, n, n) };
+    if layout.size() >= HUGE_FROM {
+        advise_huge(values.as_ptr().cast(), layout.size());
+    }
+    Ok(values)
 }
 
 /// An empty vector with room for `n` values, its pages marked as [`zeroed`]'s are: for a
-/// batch's copy of its input, which the calling thread then fills.
-pub fn with_room<T>(n: usize) -> Vec<T> {
-    let values = Vec::<T>::with_capacity(n);
+/// batch's copy of its input, which the calling thread then fills; a MemoryError when the
+/// memory cannot be had.
+pub fn with_room<T>(n: usize) -> PyResult<Vec<T>> {
+    let mut values = Vec::<T>::new();
+    values
+        .try_reserve_exact(n)
+        .map_err(|_| no_memory(n.checked_mul(std::mem::size_of::<T>())))?;
     let bytes = n * std::mem::size_of::<T>();
     if bytes >= HUGE_FROM {
         advise_huge(values.as_ptr().cast(), bytes);
     }
-    values
+    Ok(values)
 }
 
 #[cfg(target_os = "linux")]
@@ -81,7 +128,7 @@ impl Spare {
 }
 
 /// An element type whose result buffers are recycled.
-pub(crate) trait Recycled: numpy::Element + Copy + Default + Send + 'static {
+pub(crate) trait Recycled: numpy::Element + Zeroable + Send + 'static {
     fn wrap(values: Vec<Self>) -> Spare;
     fn unwrap(spare: Spare) -> Result<Vec<Self>, Spare>;
     /// Whether `spare` is a buffer of `n` values of this type.
@@ -121,15 +168,15 @@ static SPARES: Mutex<(usize, Vec<Spare>)> = Mutex::new((0, Vec::new()));
 /// `mapInPandas` job) then writes into memory the kernel has already given the process,
 /// instead of faulting in and zeroing fresh pages each time: 7% of a million-puzzle solve
 /// of easy puzzles (`perf`, `clear_page_erms`).
-pub(crate) fn reused<T: Recycled>(n: usize) -> Vec<T> {
-    if n * std::mem::size_of::<T>() >= RECYCLE_FROM {
+pub(crate) fn reused<T: Recycled>(n: usize) -> PyResult<Vec<T>> {
+    if n.saturating_mul(std::mem::size_of::<T>()) >= RECYCLE_FROM {
         let mut spares = SPARES.lock().unwrap_or_else(|e| e.into_inner());
         let (total, list) = &mut *spares;
         if let Some(i) = list.iter().rposition(|s| T::fits(s, n)) {
             let spare = list.remove(i);
             *total -= spare.bytes();
             if let Ok(values) = T::unwrap(spare) {
-                return values;
+                return Ok(values);
             }
         }
     }

@@ -2,23 +2,26 @@
 //! back but its result arrays, which the workers fill in place, a chunk each.
 
 use std::ops::Range;
+use std::sync::atomic::AtomicBool;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_batch::jobs::canon::{CanonRecord, CanonStatus};
 use sudoku_batch::engines::canonical::Canonicalizer;
+use sudoku_batch::engines::solver::{Algorithm, Limits};
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::io::reader::Record;
-use sudoku_batch::jobs::solve::SolveStatus;
-use sudoku_batch::engines::solver::{Algorithm, Limits, Status};
+use sudoku_batch::jobs::canon::{CanonRecord, CanonStatus};
+use sudoku_batch::jobs::solve::SolveWork;
 use sudoku_batch::jobs::verify::{check, Problem, Rules};
+use sudoku_batch::limits::SOLUTIONS;
 
+use crate::args;
 use crate::batch::Batch;
-use crate::buffers::{recycled_array, reused, zeroed};
-use crate::pool::{in_items, thread_count, Cells, Rows};
+use crate::buffers::{recycled_array, reused, values, zeroed};
+use crate::pool::{in_items, Cells, Rows};
 
 /// Messages of the bad rows of one chunk: (row, message).
 pub type Messages = Vec<(usize, String)>;
@@ -50,28 +53,6 @@ pub fn messages<'py>(
         dict.set_item(row, message)?;
     }
     Ok(dict)
-}
-
-/// A row's status code (the Python `Status` enum's values).
-fn status_code(status: SolveStatus) -> u8 {
-    match status {
-        SolveStatus::Solved => 0,
-        SolveStatus::Multiple => 1,
-        SolveStatus::Unsolvable => 2,
-        SolveStatus::Invalid => 3,
-        SolveStatus::Malformed => 4,
-        SolveStatus::Aborted => 5,
-    }
-}
-
-fn record_status(status: Status) -> SolveStatus {
-    match status {
-        Status::Solved => SolveStatus::Solved,
-        Status::Multiple => SolveStatus::Multiple,
-        Status::Unsolvable => SolveStatus::Unsolvable,
-        Status::Invalid => SolveStatus::Invalid,
-        Status::Aborted => SolveStatus::Aborted,
-    }
 }
 
 /// `solve`'s output rows.
@@ -109,12 +90,12 @@ impl Rows for Solved<'_> {
     }
 }
 
+/// Each row of `rows` through `work` (the CLI's per-record work) into `out`.
 fn solve_chunk(
     batch: &Batch,
     rows: Range<usize>,
     out: Solved<'_>,
-    algorithm: Algorithm,
-    limits: &Limits<'_>,
+    work: &SolveWork<'_>,
 ) -> Messages {
     let mut bad = Messages::new();
     let solutions = out.solutions.values.chunks_exact_mut(CELLS);
@@ -125,26 +106,18 @@ fn solve_chunk(
         .zip(out.guesses)
         .zip(out.nodes);
     for ((i, cells), (((status, count), guesses), nodes)) in rows.zip(solutions).zip(fields) {
-        let outcome = match batch.puzzle(i) {
-            Ok(puzzle) => algorithm.solve(&puzzle, limits),
-            Err(e) => {
-                *status = status_code(SolveStatus::Malformed);
-                (*count, *guesses, *nodes) = (0, 0, 0);
-                cells.fill(0);
-                bad.push((i, e.to_string()));
-                continue;
-            }
-        };
-        *status = status_code(record_status(outcome.status));
-        *count = outcome.solutions;
-        *guesses = outcome.guesses;
-        *nodes = outcome.nodes;
-        match &outcome.solution {
+        let r = batch.through(i, work);
+        *status = r.status().code();
+        let outcome = r.outcome.as_ref();
+        *count = outcome.map_or(0, |o| o.solutions);
+        *guesses = outcome.map_or(0, |o| o.guesses);
+        *nodes = outcome.map_or(0, |o| o.nodes);
+        match outcome.and_then(|o| o.solution.as_ref()) {
             Some(solution) => cells.copy_from_slice(solution.cells()),
             None => cells.fill(0),
         }
-        if let Some(conflict) = outcome.conflict {
-            bad.push((i, conflict.to_string()));
+        if let Some(e) = r.error() {
+            bad.push((i, e));
         }
     }
     bad
@@ -153,29 +126,39 @@ fn solve_chunk(
 /// Solve every puzzle of `batch`: a dict of `solutions`, `status`, `count`, `guesses`,
 /// `nodes` arrays and the `errors` of malformed and invalid rows.
 #[pyfunction]
-#[pyo3(signature = (batch, *, limit=1, threads=None, algorithm="fast"))]
+#[pyo3(signature = (batch, *, limit=None, threads=None, algorithm="fast"))]
 pub fn solve<'py>(
     py: Python<'py>,
     batch: &Batch,
-    limit: i64,
-    threads: Option<usize>,
+    limit: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
     algorithm: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
-    if !(1..=i64::from(u32::MAX)).contains(&limit) {
-        return Err(PyValueError::new_err(format!(
-            "limit must be at least 1 (1 finds a solution, 2 proves it unique); got {limit}"
-        )));
-    }
-    let limits = Limits::solutions(limit as u32);
-    let threads = thread_count(threads)?;
+    let limit = match limit {
+        Some(l) => args::whole(l, "limit", &SOLUTIONS)? as u32,
+        None => 1,
+    };
+    // The baselines poll a stop flag as they search (every 4,096 nodes): raised at Ctrl-C, it
+    // ends one puzzle's long search too. The other solvers finish the puzzle in hand.
+    let cancel = AtomicBool::new(false);
+    let polls = matches!(algorithm, Algorithm::Mrv | Algorithm::Naive);
+    let work = SolveWork {
+        algorithm,
+        limits: Limits {
+            solutions: limit,
+            stop: Some(&cancel),
+        },
+        keep: false,
+    };
+    let threads = args::threads(py, threads)?;
     let n = batch.len();
     // Recycled buffers: `solve_chunk` writes every value of every row.
-    let mut solutions = reused::<u8>(n * CELLS);
-    let mut status = reused::<u8>(n);
-    let mut count = reused::<u32>(n);
-    let mut guesses = reused::<u64>(n);
-    let mut nodes = reused::<u64>(n);
+    let mut solutions = reused::<u8>(values(n, CELLS)?)?;
+    let mut status = reused::<u8>(n)?;
+    let mut count = reused::<u32>(n)?;
+    let mut guesses = reused::<u64>(n)?;
+    let mut nodes = reused::<u64>(n)?;
     let out = Solved {
         solutions: Cells::grid(&mut solutions),
         status: &mut status,
@@ -183,8 +166,9 @@ pub fn solve<'py>(
         guesses: &mut guesses,
         nodes: &mut nodes,
     };
-    let bad = in_items(py, n, threads, out, |rows, out| {
-        solve_chunk(batch, rows, out, algorithm, &limits)
+    let watch = (polls || threads > 1).then_some(&cancel);
+    let bad = in_items(py, n, threads, watch, out, |rows, out| {
+        solve_chunk(batch, rows, out, &work)
     })?;
     let dict = PyDict::new(py);
     dict.set_item("solutions", recycled_array(py, solutions, &[n, CELLS])?)?;
@@ -206,7 +190,7 @@ pub fn verify<'py>(
     puzzles: &Batch,
     solutions: &Batch,
     unique: bool,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = puzzles.len();
     if solutions.len() != n {
@@ -215,15 +199,15 @@ pub fn verify<'py>(
             solutions.len()
         )));
     }
-    let threads = thread_count(threads)?;
+    let threads = args::threads(py, threads)?;
     let rules = Rules {
         unique,
         require_solution: true,
     };
-    let mut ok = vec![false; n];
-    let mut problems = zeroed::<u16>(n);
+    let mut ok = zeroed::<bool>(n)?;
+    let mut problems = zeroed::<u16>(n)?;
     let out = (Cells::one(&mut ok), Cells::one(&mut problems));
-    let bad = in_items(py, n, threads, out, |rows, (ok, problems)| {
+    let bad = in_items(py, n, threads, None, out, |rows, (ok, problems)| {
         let mut bad = Messages::new();
         for ((i, ok), bits) in rows.zip(ok.values).zip(problems.values) {
             let checked = check(puzzles.record(i, Some(solutions.puzzle(i))), rules);
@@ -276,19 +260,19 @@ impl<A: Rows, B: Rows, C: Rows> Rows for (A, B, C) {
 pub fn canon<'py>(
     py: Python<'py>,
     batch: &Batch,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = thread_count(threads)?;
+    let threads = args::threads(py, threads)?;
     let n = batch.len();
-    let mut forms = zeroed::<u8>(n * CELLS);
-    let mut automorphisms = zeroed::<u32>(n);
-    let mut status = zeroed::<u8>(n);
+    let mut forms = zeroed::<u8>(values(n, CELLS)?)?;
+    let mut automorphisms = zeroed::<u32>(n)?;
+    let mut status = zeroed::<u8>(n)?;
     let out = (
         Cells::grid(&mut forms),
         Cells::one(&mut automorphisms),
         Cells::one(&mut status),
     );
-    let bad = in_items(py, n, threads, out, |rows, (forms, autos, status)| {
+    let bad = in_items(py, n, threads, None, out, |rows, (forms, autos, status)| {
         let mut search = Canonicalizer::new();
         let mut bad = Messages::new();
         let cells = forms.values.chunks_exact_mut(CELLS);
@@ -296,16 +280,12 @@ pub fn canon<'py>(
             let canon = match batch.puzzle(i) {
                 Ok(p) => CanonRecord::new(Record::plain(i as u64 + 1, p), &mut search),
                 Err(e) => {
-                    *status = 2;
+                    *status = CanonStatus::Malformed.code();
                     bad.push((i, e.to_string()));
                     continue;
                 }
             };
-            *status = match canon.status() {
-                CanonStatus::Ok => 0,
-                CanonStatus::Invalid => 1,
-                CanonStatus::Malformed => 2,
-            };
+            *status = canon.status().code();
             if let Some(c) = &canon.canonical {
                 cells.copy_from_slice(c.form.cells());
                 *auto = c.automorphisms;
@@ -331,13 +311,13 @@ pub fn canon<'py>(
 pub fn digits<'py>(
     py: Python<'py>,
     batch: &Batch,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let threads = thread_count(threads)?;
+    let threads = args::threads(py, threads)?;
     let n = batch.len();
-    let mut cells = zeroed::<u8>(n * CELLS);
+    let mut cells = zeroed::<u8>(values(n, CELLS)?)?;
     let out = Cells::grid(&mut cells);
-    let bad = in_items(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
         let mut bad = Messages::new();
         for (i, row) in rows.zip(out.values.chunks_exact_mut(CELLS)) {
             match batch.puzzle(i) {

@@ -4,6 +4,7 @@
 //! converts inputs (numpy arrays of any integer dtype, `S`/`U` arrays, lists of `str`,
 //! pandas and polars columns) into a [`batch::Batch`] and wraps the results.
 
+mod args;
 mod batch;
 mod buffers;
 mod calls;
@@ -13,6 +14,10 @@ mod rate;
 mod read;
 
 use pyo3::prelude::*;
+
+use sudoku_batch::jobs::canon::CanonStatus;
+use sudoku_batch::jobs::rate::RateStatus;
+use sudoku_batch::jobs::solve::SolveStatus;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -27,5 +32,19 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read::read, m)?)?;
     m.add_function(wrap_pyfunction!(rate::rate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The status words and codes of the library's jobs, which the package's enums are made of.
+    let words = |all: &[(&'static str, u8)]| all.to_vec();
+    m.add(
+        "SOLVE_STATUSES",
+        words(&SolveStatus::ALL.map(|s| (s.as_str(), s.code()))),
+    )?;
+    m.add(
+        "RATE_STATUSES",
+        words(&RateStatus::ALL.map(|s| (s.as_str(), s.code()))),
+    )?;
+    m.add(
+        "CANON_STATUSES",
+        words(&CanonStatus::ALL.map(|s| (s.as_str(), s.code()))),
+    )?;
     Ok(())
 }

@@ -8,60 +8,74 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use sudoku_batch::grid::CELLS;
 use sudoku_batch::jobs::generate::{
     generate_unless, GenerateConfig, Shortfall, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
 };
-use sudoku_batch::grid::CELLS;
 use sudoku_batch::jobs::shuffle::ShuffleConfig;
+use sudoku_batch::limits::{ATTEMPTS, COPIES, COUNT};
 use sudoku_batch::Grid;
 
+use crate::args;
 use crate::batch::Batch;
-use crate::buffers::zeroed;
+use crate::buffers::{values, zeroed};
 use crate::calls::{array1, array2, messages, Messages};
-use crate::pool::{in_items, thread_count, Cells};
+use crate::pool::{in_items, Cells};
 
 /// Puzzles `0..n` of the seeded run `cfg` (the same as `sudoku-batch generate` with the same
 /// settings, whatever the threads): a dict of `puzzles` and `solutions` (n, 81) and the
 /// `attempts` each took. A puzzle that cannot meet the bounds within its attempts is a
 /// `ValueError` saying which bound failed.
 #[pyfunction]
-#[pyo3(signature = (n, *, seed, min_clues=None, max_clues=None, minimal=false, min_guesses=0,
-    max_guesses=u64::MAX, max_attempts=10_000, threads=None))]
+#[pyo3(signature = (n, *, seed, min_clues=None, max_clues=None, minimal=false, min_guesses=None,
+    max_guesses=None, max_attempts=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate<'py>(
     py: Python<'py>,
-    n: usize,
-    seed: u64,
-    min_clues: Option<usize>,
-    max_clues: Option<usize>,
+    n: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    min_clues: Option<&Bound<'py, PyAny>>,
+    max_clues: Option<&Bound<'py, PyAny>>,
     minimal: bool,
-    min_guesses: u64,
-    max_guesses: u64,
-    max_attempts: u32,
-    threads: Option<usize>,
+    min_guesses: Option<&Bound<'py, PyAny>>,
+    max_guesses: Option<&Bound<'py, PyAny>>,
+    max_attempts: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (min_clues, max_clues) = clue_range(min_clues, max_clues, minimal)?;
+    let n = args::whole(n, "n", &COUNT)? as usize;
+    let optional = |v: Option<&Bound<'py, PyAny>>, name| match v {
+        Some(v) if !v.is_none() => args::unsigned(v, name).map(Some),
+        _ => Ok(None),
+    };
+    let (min_clues, max_clues) = clue_range(
+        optional(min_clues, "min_clues")?,
+        optional(max_clues, "max_clues")?,
+        minimal,
+    )?;
     let cfg = GenerateConfig {
-        seed,
+        seed: args::unsigned(seed, "seed")?,
         min_clues,
         max_clues,
         minimal,
-        min_guesses,
-        max_guesses,
-        max_attempts: max_attempts.max(1),
+        min_guesses: optional(min_guesses, "min_guesses")?.unwrap_or(0),
+        max_guesses: optional(max_guesses, "max_guesses")?.unwrap_or(u64::MAX),
+        max_attempts: match max_attempts {
+            Some(a) => args::whole(a, "max_attempts", &ATTEMPTS)? as u32,
+            None => GenerateConfig::default().max_attempts,
+        },
         rating: None,
     };
-    let threads = thread_count(threads)?;
-    let mut puzzles = zeroed::<u8>(n * CELLS);
-    let mut solutions = zeroed::<u8>(n * CELLS);
-    let mut attempts = zeroed::<u32>(n);
+    let threads = args::threads(py, threads)?;
+    let mut puzzles = zeroed::<u8>(values(n, CELLS)?)?;
+    let mut solutions = zeroed::<u8>(values(n, CELLS)?)?;
+    let mut attempts = zeroed::<u32>(n)?;
     let cancel = AtomicBool::new(false);
     let out = (
         Cells::grid(&mut puzzles),
         Cells::grid(&mut solutions),
         Cells::one(&mut attempts),
     );
-    let misses = in_items(py, n, threads, out, |rows, out| {
+    let misses = in_items(py, n, threads, Some(&cancel), out, |rows, out| {
         generate_chunk(&cfg, &cancel, rows, out)
     })?;
     // The first puzzle (in order) that used up its budget; cancelled ones stopped for it.
@@ -77,8 +91,8 @@ pub fn generate<'py>(
 
 /// The clue bounds of `generate`, as the CLI's: 22..36 by default, any count with `minimal`.
 fn clue_range(
-    min_clues: Option<usize>,
-    max_clues: Option<usize>,
+    min_clues: Option<u64>,
+    max_clues: Option<u64>,
     minimal: bool,
 ) -> PyResult<(usize, usize)> {
     let (low, high) = if minimal {
@@ -86,7 +100,8 @@ fn clue_range(
     } else {
         DEFAULT_CLUES
     };
-    let (min_clues, max_clues) = (min_clues.unwrap_or(low), max_clues.unwrap_or(high));
+    let clues = |c: Option<u64>, default| c.map_or(default, |c| c.min(usize::MAX as u64) as usize);
+    let (min_clues, max_clues) = (clues(min_clues, low), clues(max_clues, high));
     if min_clues > max_clues || min_clues < MIN_CLUES || max_clues > MAX_CLUES {
         return Err(PyValueError::new_err(format!(
             "clues {min_clues}..{max_clues}: give {MIN_CLUES} <= min <= max <= {MAX_CLUES}"
@@ -131,29 +146,30 @@ fn generate_chunk(
 /// (the same shape, with `solutions=True`, else `None`), `ok` (per input puzzle) and the
 /// `errors` of the malformed ones.
 #[pyfunction]
-#[pyo3(signature = (batch, *, seed, copies=1, solutions=false, threads=None))]
+#[pyo3(signature = (batch, *, seed, copies=None, solutions=false, threads=None))]
 pub fn shuffle<'py>(
     py: Python<'py>,
     batch: &Batch,
-    seed: u64,
-    copies: usize,
+    seed: &Bound<'py, PyAny>,
+    copies: Option<&Bound<'py, PyAny>>,
     solutions: bool,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if copies == 0 {
-        return Err(PyValueError::new_err("copies must be at least 1"));
-    }
+    let copies = match copies {
+        Some(c) => args::whole(c, "copies", &COPIES)? as usize,
+        None => 1,
+    };
     let cfg = ShuffleConfig {
-        seed,
+        seed: args::unsigned(seed, "seed")?,
         copies: copies as u64,
         with_solutions: solutions,
     };
-    let threads = thread_count(threads)?;
+    let threads = args::threads(py, threads)?;
     let n = batch.len();
     let width = copies * CELLS;
-    let mut puzzles = zeroed::<u8>(n * width);
-    let mut solved = zeroed::<u8>(if solutions { n * width } else { 0 });
-    let mut ok = vec![false; n];
+    let mut puzzles = zeroed::<u8>(values(n, width)?)?;
+    let mut solved = zeroed::<u8>(if solutions { values(n, width)? } else { 0 })?;
+    let mut ok = zeroed::<bool>(n)?;
     let out = (
         Cells {
             values: &mut puzzles,
@@ -165,7 +181,7 @@ pub fn shuffle<'py>(
         },
         Cells::one(&mut ok),
     );
-    let bad = in_items(py, n, threads, out, |rows, out| {
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
         shuffle_chunk(&cfg, batch, rows, out, copies)
     })?;
     let dict = PyDict::new(py);

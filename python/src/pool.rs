@@ -11,6 +11,7 @@
 //! held too, so a fork never copies it half-changed.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -32,33 +33,14 @@ const ITEM_SECONDS: f64 = 0.000_2;
 /// The cached pool: its process, its thread count, the pool.
 static POOL: Mutex<Option<(u32, usize, Arc<ThreadPool>)>> = Mutex::new(None);
 
-/// The thread count of a call: `threads`, or `RAYON_NUM_THREADS` when set to a number above
-/// 0, or every core.
-pub fn thread_count(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(PyValueError::new_err(
-            "threads must be at least 1 (or None: all cores)",
-        )),
-        Some(n) => Ok(n),
-        None => Ok(std::env::var("RAYON_NUM_THREADS")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))),
-    }
-}
-
-/// A pool of `threads` workers for this process (`None` for one thread: the work then runs
-/// on the calling thread). Called with the GIL held (see the module docs).
-fn pool(_py: Python<'_>, threads: usize) -> PyResult<Option<Arc<ThreadPool>>> {
-    if threads <= 1 {
-        return Ok(None);
-    }
+/// A pool of `threads` workers for this process. Called with the GIL held (see the module
+/// docs).
+fn pool(_py: Python<'_>, threads: usize) -> PyResult<Arc<ThreadPool>> {
     let pid = std::process::id();
     let mut cache = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((owner, n, pool)) = cache.as_ref() {
         if *owner == pid && *n == threads {
-            return Ok(Some(pool.clone()));
+            return Ok(pool.clone());
         }
         if *owner != pid {
             // Inherited through fork: its threads are the parent's. Dropping it would wake
@@ -71,7 +53,7 @@ fn pool(_py: Python<'_>, threads: usize) -> PyResult<Option<Arc<ThreadPool>>> {
     })?;
     let built = Arc::new(built);
     *cache = Some((pid, threads, built.clone()));
-    Ok(Some(built))
+    Ok(built)
 }
 
 /// Output rows that can be cut in two, so that each work item writes its own.
@@ -150,9 +132,29 @@ impl<O: Rows, T: Send> Items<O, T> {
         }
     }
 
+    /// Work on the calling thread alone, checking for signals between items about every
+    /// [`CHECK_SECONDS`] (with the GIL taken for the check only); a signal's exception goes
+    /// to `signal`.
+    fn work_here<F>(&self, work: &F, signal: &mut PyResult<()>)
+    where
+        F: Fn(Range<usize>, O) -> T + Sync,
+    {
+        let every = Duration::from_secs_f64(CHECK_SECONDS);
+        let mut checked = Instant::now();
+        self.work(work, &mut || {
+            if signal.is_err() || checked.elapsed() < every {
+                return false;
+            }
+            checked = Instant::now();
+            *signal = Python::attach(|py| py.check_signals());
+            signal.is_err()
+        });
+    }
+
     /// Wait for the workers, checking for signals every [`CHECK_SECONDS`] (with the GIL
-    /// taken for the check only); the first signal's exception goes to `signal`.
-    fn watch(&self, signal: &mut PyResult<()>) {
+    /// taken for the check only); the first signal's exception goes to `signal`, and raises
+    /// `cancel` when given.
+    fn watch(&self, signal: &mut PyResult<()>, cancel: Option<&AtomicBool>) {
         let every = Duration::from_secs_f64(CHECK_SECONDS);
         let mut s = self.lock();
         while s.busy > 0 {
@@ -165,6 +167,9 @@ impl<O: Rows, T: Send> Items<O, T> {
                 if let Err(e) = Python::attach(|py| py.check_signals()) {
                     *signal = Err(e);
                     self.lock().stop = true;
+                    if let Some(cancel) = cancel {
+                        cancel.store(true, Ordering::Relaxed);
+                    }
                 }
                 s = self.lock();
             }
@@ -197,10 +202,15 @@ impl<O: Rows, T: Send> Drop for Leaving<'_, O, T> {
 /// work) and to at most a `2 × threads`-th of the rows left, so that the workers finish
 /// together. With one thread the calling thread is the worker and checks for signals
 /// between items; with more, it waits for the pool's workers and checks while it waits.
+///
+/// `cancel`, for work whose one row may take long (a generated puzzle's attempts): a signal
+/// also raises it, the work checks it as it goes, and the work runs on the pool even with
+/// one thread, so that the calling thread is free to watch for signals.
 pub fn in_items<O, T, F>(
     py: Python<'_>,
     n: usize,
     threads: usize,
+    cancel: Option<&AtomicBool>,
     out: O,
     work: F,
 ) -> PyResult<Vec<T>>
@@ -209,8 +219,12 @@ where
     T: Send,
     F: Fn(Range<usize>, O) -> T + Sync,
 {
-    let pool = pool(py, threads)?;
-    let workers = if pool.is_some() { threads } else { 1 };
+    let pool = if threads > 1 || cancel.is_some() {
+        Some(pool(py, threads.max(1))?)
+    } else {
+        None
+    };
+    let workers = if pool.is_some() { threads.max(1) } else { 1 };
     let items = Items {
         rows: n,
         workers,
@@ -230,20 +244,9 @@ where
             for _ in 0..workers {
                 scope.spawn(|_| items.work(&work, &mut || false));
             }
-            items.watch(&mut signal);
+            items.watch(&mut signal, cancel);
         }),
-        None => {
-            let every = Duration::from_secs_f64(CHECK_SECONDS);
-            let mut checked = Instant::now();
-            items.work(&work, &mut || {
-                if signal.is_err() || checked.elapsed() < every {
-                    return false;
-                }
-                checked = Instant::now();
-                signal = Python::attach(|py| py.check_signals());
-                signal.is_err()
-            });
-        }
+        None => items.work_here(&work, &mut signal),
     });
     signal?;
     let mut done = items

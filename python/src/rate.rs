@@ -1,22 +1,24 @@
-//! `rate`: Sudoku Explainer's ER/EP/ED for each puzzle, by the library's rating engine.
+//! `rate`: Sudoku Explainer's ER/EP/ED for each puzzle, by the library's rate job (the work
+//! `sudoku-batch rate` does for each record, with one rater per worker for the whole call).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions, Rater, Technique};
-use sudoku_batch::engines::solver::{solve_with_limit, Status};
+use sudoku_batch::engines::rater::{Ladder, ParseLadderError, RateOptions, Technique};
+use sudoku_batch::jobs::rate::{difficulty_value, RateWork, Raters};
 
+use crate::args;
 use crate::batch::Batch;
 use crate::buffers::zeroed;
 use crate::calls::{array1, messages, Messages};
-use crate::pool::{in_items, thread_count, Rows};
+use crate::pool::{in_items, Rows};
 
 /// `rate`'s output rows.
 struct Rated<'a> {
-    er: &'a mut [f32],
-    ep: &'a mut [f32],
-    ed: &'a mut [f32],
+    er: &'a mut [f64],
+    ep: &'a mut [f64],
+    ed: &'a mut [f64],
     hardest: &'a mut [u8],
     steps: &'a mut [u32],
     capped: &'a mut [bool],
@@ -54,44 +56,30 @@ impl Rows for Rated<'_> {
     }
 }
 
-fn tenths(d: Difficulty) -> f32 {
-    f32::from(d.0) / 10.0
-}
-
-/// Rate each puzzle: uniqueness is proved first (solution limit 2), and only a puzzle with
-/// exactly one solution is rated. A dict of `er`, `ep`, `ed` (float32, SE's scale), `hardest`
-/// (index into `techniques`, 255 for none), `steps`, `capped` and `status` (the `Status`
-/// codes of `solve` with limit 2) arrays, the `techniques` names, and the `errors` of the
-/// rows that are not rated.
+/// Rate each puzzle as `sudoku-batch rate` does: a dict of `er`, `ep`, `ed` (float64 tenths,
+/// SE's scale), `hardest` (index into `techniques`, 255 for none), `steps`, `capped` and
+/// `status` (the codes of the library's `RateStatus`) arrays, the `techniques` names, and the
+/// `errors` of malformed, invalid and failed rows (the CLI's `error` column).
 #[pyfunction]
 #[pyo3(signature = (batch, *, ladder="se", max_rating=None, threads=None))]
 pub fn rate<'py>(
     py: Python<'py>,
     batch: &Batch,
     ladder: &str,
-    max_rating: Option<f64>,
-    threads: Option<usize>,
+    max_rating: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let ladder: Ladder = ladder
         .parse()
-        .map_err(|e: sudoku_batch::engines::rater::ParseLadderError| PyValueError::new_err(e.to_string()))?;
-    let max_rating = match max_rating {
-        None => None,
-        Some(r) if (0.0..=25.5).contains(&r) => Some(Difficulty((r * 10.0).round() as u8)),
-        Some(r) => {
-            return Err(PyValueError::new_err(format!(
-                "max_rating {r} is not 0.0-25.5"
-            )))
-        }
-    };
-    let options = RateOptions { ladder, max_rating };
-    let threads = thread_count(threads)?;
+        .map_err(|e: ParseLadderError| PyValueError::new_err(e.to_string()))?;
+    let max_rating = args::max_rating(max_rating)?;
+    let threads = args::threads(py, threads)?;
     let n = batch.len();
-    let (mut er, mut ep, mut ed) = (zeroed::<f32>(n), zeroed::<f32>(n), zeroed::<f32>(n));
-    let mut hardest = vec![u8::MAX; n];
-    let mut steps = zeroed::<u32>(n);
-    let mut capped = vec![false; n];
-    let mut status = zeroed::<u8>(n);
+    let (mut er, mut ep, mut ed) = (zeroed::<f64>(n)?, zeroed::<f64>(n)?, zeroed::<f64>(n)?);
+    let mut hardest = zeroed::<u8>(n)?;
+    let mut steps = zeroed::<u32>(n)?;
+    let mut capped = zeroed::<bool>(n)?;
+    let mut status = zeroed::<u8>(n)?;
     let out = Rated {
         er: &mut er,
         ep: &mut ep,
@@ -101,8 +89,14 @@ pub fn rate<'py>(
         capped: &mut capped,
         status: &mut status,
     };
-    let bad = in_items(py, n, threads, out, |rows, out| {
-        rate_chunk(batch, rows, out, options)
+    let raters = Raters::new(RateOptions { ladder, max_rating }, threads);
+    let work = RateWork {
+        raters: &raters,
+        keep: false,
+        steps: false,
+    };
+    let bad = in_items(py, n, threads, None, out, |rows, out| {
+        rate_chunk(batch, rows, out, &work)
     })?;
     let dict = PyDict::new(py);
     dict.set_item("er", array1(py, er))?;
@@ -118,53 +112,33 @@ pub fn rate<'py>(
     Ok(dict)
 }
 
+/// Each row of `rows` through `work` into `out`.
 fn rate_chunk(
     batch: &Batch,
     rows: std::ops::Range<usize>,
     out: Rated<'_>,
-    options: RateOptions,
+    work: &RateWork<'_>,
 ) -> Messages {
-    let mut rater = Rater::new(options);
     let mut bad = Messages::new();
     for (k, i) in rows.enumerate() {
-        let puzzle = match batch.puzzle(i) {
-            Ok(p) => p,
-            Err(e) => {
-                out.status[k] = 4;
-                bad.push((i, e.to_string()));
-                continue;
+        let r = batch.through(i, work);
+        out.status[k] = r.status.code();
+        out.hardest[k] = u8::MAX;
+        if let Some(rating) = r.rating {
+            out.er[k] = difficulty_value(rating.er);
+            out.ep[k] = difficulty_value(rating.ep);
+            out.ed[k] = difficulty_value(rating.ed);
+            out.steps[k] = rating.steps;
+            out.capped[k] = rating.capped;
+            if let Some(t) = rating.hardest {
+                out.hardest[k] = Technique::ALL
+                    .iter()
+                    .position(|&x| x == t)
+                    .map_or(u8::MAX, |p| p as u8);
             }
-        };
-        let outcome = solve_with_limit(&puzzle, 2);
-        out.status[k] = match outcome.status {
-            Status::Solved => 0,
-            Status::Multiple => 1,
-            Status::Unsolvable => 2,
-            Status::Invalid => 3,
-            Status::Aborted => 5,
-        };
-        let Some(solution) = outcome
-            .solution
-            .filter(|_| outcome.status == Status::Solved)
-        else {
-            let why = match outcome.conflict {
-                Some(c) => c.to_string(),
-                None => format!("not rated: {}", outcome.status),
-            };
-            bad.push((i, why));
-            continue;
-        };
-        let r = rater.rate(&puzzle, &solution);
-        out.er[k] = tenths(r.er);
-        out.ep[k] = tenths(r.ep);
-        out.ed[k] = tenths(r.ed);
-        out.steps[k] = r.steps;
-        out.capped[k] = r.capped;
-        if let Some(t) = r.hardest {
-            out.hardest[k] = Technique::ALL
-                .iter()
-                .position(|&x| x == t)
-                .map_or(u8::MAX, |p| p as u8);
+        }
+        if let Some(e) = r.error() {
+            bad.push((i, e));
         }
     }
     bad

@@ -13,6 +13,7 @@ use sudoku_batch::grid::CELLS;
 use sudoku_batch::io::reader::{Column, Input, InputFormat, ReaderOptions, Record, RecordReader};
 
 use crate::batch::Batch;
+use crate::buffers::no_memory;
 use crate::calls::{array1, array2};
 
 /// Records read between two Ctrl-C checks.
@@ -32,6 +33,16 @@ struct Rows {
 }
 
 impl Rows {
+    /// Room for `n` more records; a MemoryError when the memory cannot be had.
+    fn make_room(&mut self, n: usize) -> PyResult<()> {
+        let cells = n * CELLS;
+        let failed = |_| no_memory(None);
+        self.puzzles.try_reserve(cells).map_err(failed)?;
+        self.solutions.try_reserve(cells).map_err(failed)?;
+        self.lines.try_reserve(n).map_err(failed)?;
+        self.ids.try_reserve(n).map_err(failed)
+    }
+
     fn push(&mut self, record: Record) {
         let i = self.lines.len();
         self.lines.push(record.line);
@@ -119,12 +130,15 @@ pub fn read<'py>(
     rows_dict(py, rows)
 }
 
-/// `column=`: an index, else a name.
+/// `column=`: a name, else an index (0 or more).
 fn parse_column(c: &Bound<'_, PyAny>) -> PyResult<Column> {
-    Ok(match c.extract::<usize>() {
-        Ok(index) => Column::Index(index),
-        Err(_) => Column::Name(c.extract::<String>()?),
-    })
+    match c.extract::<String>() {
+        Ok(name) => Ok(Column::Name(name)),
+        Err(_) => {
+            let index = crate::args::unsigned(c, "column")?;
+            Ok(Column::Index(usize::try_from(index).unwrap_or(usize::MAX)))
+        }
+    }
 }
 
 /// Every record of `reader`, read without the GIL, [`SLICE`] records between two Ctrl-C
@@ -132,6 +146,7 @@ fn parse_column(c: &Bound<'_, PyAny>) -> PyResult<Column> {
 fn read_rows(py: Python<'_>, reader: &mut RecordReader) -> PyResult<Rows> {
     let mut rows = Rows::default();
     loop {
+        rows.make_room(SLICE)?;
         let ended = py.detach(|| -> Result<bool, InputError> {
             for _ in 0..SLICE {
                 match reader.next_record()? {

@@ -33,6 +33,7 @@ __all__ = [
     "GenerateResult",
     "Problem",
     "RateResult",
+    "RateStatus",
     "ReadResult",
     "ShuffleResult",
     "SolveResult",
@@ -52,29 +53,41 @@ __all__ = [
 ]
 
 
-class Status(enum.IntEnum):
-    """What ``solve`` made of a puzzle (the values of ``SolveResult.status``)."""
-
-    SOLVED = 0
-    """Solved: at least one solution and, with ``limit >= 2``, exactly one."""
-    MULTIPLE = 1
-    """Two or more solutions (only reported with ``limit >= 2``)."""
-    UNSOLVABLE = 2
-    """The givens are consistent but no grid completes them."""
-    INVALID = 3
-    """The givens already break a rule (``errors`` names the unit and digit)."""
-    MALFORMED = 4
-    """The input is not a puzzle (``errors`` says why)."""
-    ABORTED = 5
-    """The search was stopped (never returned by this module: its calls have no time limit)."""
+def _statuses(name: str, table: list[tuple[str, int]], doc: str) -> Any:
+    """An IntEnum of a job's statuses as the library defines them: the CLI's status words
+    (upper-cased) and the library's stable codes, so that there is one definition."""
+    made = enum.IntEnum(name, [(word.upper(), code) for word, code in table], module=__name__)
+    made.__doc__ = doc
+    return made
 
 
-class CanonStatus(enum.IntEnum):
-    """What ``canon`` made of a puzzle."""
+Status = _statuses(
+    "Status",
+    _native.SOLVE_STATUSES,
+    """What ``solve`` made of a puzzle (the values of ``SolveResult.status``), as the CLI's
+    ``solve`` says it: ``SOLVED`` (with ``limit >= 2``: exactly one solution), ``MULTIPLE``
+    (two or more; only reported with ``limit >= 2``), ``UNSOLVABLE`` (consistent givens, no
+    solution), ``INVALID`` (the givens break a rule: ``errors`` names the unit and digit),
+    ``MALFORMED`` (not a puzzle: ``errors`` says why), ``ABORTED`` (never returned: the calls
+    have no time limit). The codes are the library's (``sudoku_batch::jobs::solve``).""",
+)
 
-    OK = 0
-    INVALID = 1
-    MALFORMED = 2
+RateStatus = _statuses(
+    "RateStatus",
+    _native.RATE_STATUSES,
+    """What ``rate`` made of a puzzle (the values of ``RateResult.status``), as the CLI's
+    ``rate`` says it: ``RATED`` (one solution, rated; capped or not), ``MULTIPLE``,
+    ``UNSOLVABLE``, ``INVALID``, ``MALFORMED`` (not rated), ``FAILED`` (the rating engine
+    failed on this puzzle: a defect, reported in its row with the message, the call goes on).
+    The codes are the library's (``sudoku_batch::jobs::rate``).""",
+)
+
+CanonStatus = _statuses(
+    "CanonStatus",
+    _native.CANON_STATUSES,
+    """What ``canon`` made of a puzzle: ``OK``, ``INVALID``, ``MALFORMED``, as the CLI's
+    ``canon`` says it.""",
+)
 
 
 class Problem(enum.IntFlag):
@@ -94,7 +107,23 @@ Puzzles = Any
 """Anything the calls take as puzzles (see the module docs)."""
 
 
-def _status_counts(status: np.ndarray, enum_type: type[enum.IntEnum]) -> str:
+def _status_column(status: np.ndarray, enum_type: Any) -> Any:
+    """The status codes as a pandas Categorical of the CLI's status words."""
+    import pandas as pd
+
+    return pd.Categorical.from_codes(
+        status.astype(np.int8), categories=[s.name.lower() for s in enum_type]
+    )
+
+
+def _error_column(n: int, errors: dict[int, str]) -> list:
+    error: list = [None] * n
+    for row, message in errors.items():
+        error[row] = message
+    return error
+
+
+def _status_counts(status: np.ndarray, enum_type: Any) -> str:
     counts = np.bincount(status, minlength=len(enum_type))
     parts = [f"{m.name.lower()}={counts[m.value]}" for m in enum_type if counts[m.value]]
     return ", ".join(parts)
@@ -141,30 +170,24 @@ class SolveResult(_Result):
     def __repr__(self) -> str:
         return f"SolveResult(n={len(self)}: {_status_counts(self.status, Status)})"
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self, prefix: str = "") -> Any:
         """A DataFrame with the CLI's csv columns ``solution, status, solutions, guesses,
-        nodes, error``, on the input's index when it had one."""
+        nodes, error`` (each name after ``prefix``), on the input's index when it had one."""
         import pandas as pd
 
-        status = pd.Categorical.from_codes(
-            self.status.astype(np.int8), categories=[s.name.lower() for s in Status]
-        )
-        solved = self.status <= Status.MULTIPLE
+        solved = (self.status == Status.SOLVED) | (self.status == Status.MULTIPLE)
         text = to_strings(self.solutions)
         solution = [t if ok else None for t, ok in zip(text, solved.tolist())]
-        error = [None] * len(self)
-        for row, message in self.errors.items():
-            error[row] = message
+        columns = {
+            "solution": solution,
+            "status": _status_column(self.status, Status),
+            "solutions": self.count,
+            "guesses": self.guesses,
+            "nodes": self.nodes,
+            "error": _error_column(len(self), self.errors),
+        }
         return pd.DataFrame(
-            {
-                "solution": solution,
-                "status": status,
-                "solutions": self.count,
-                "guesses": self.guesses,
-                "nodes": self.nodes,
-                "error": error,
-            },
-            index=self.index,
+            {prefix + name: values for name, values in columns.items()}, index=self.index
         )
 
 
@@ -182,9 +205,10 @@ def solve(
             a list of 81-character strings (``.``, ``0``, ``_`` or ``-`` for empty), a
             pandas or polars Series, or a :class:`ReadResult`.
         limit: stop after this many solutions: 1 finds one, 2 proves it unique, N counts up
-            to N.
-        threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core). Results are
-            the same at any count.
+            to N (1 to 2**32 - 1, as the CLI's ``--limit``).
+        threads: worker threads, 1 to 8 per core (at least 64 allowed), as the CLI's
+            ``--threads`` (default: ``RAYON_NUM_THREADS`` or every core). Results are the same
+            at any count.
         algorithm: ``fast`` (default), ``bands``, ``hybrid``, ``jcz``, ``mrv`` or ``naive``,
             as the CLI's ``--algorithm``.
 
@@ -192,8 +216,11 @@ def solve(
         a :class:`SolveResult` of arrays in input order.
 
     Raises:
-        ValueError: a wrong shape or dtype, or a bad argument. A bad puzzle is never raised:
-            it is a status (``MALFORMED``, ``INVALID``, ...) with a message in ``errors``.
+        ValueError: a wrong shape or dtype, or an argument out of its bounds (the message
+            names the argument and the bound). A bad puzzle is never raised: it is a status
+            (``MALFORMED``, ``INVALID``, ...) with a message in ``errors``.
+        TypeError: an argument or a puzzle of the wrong type (``threads=2.0``, an ``int`` in
+            a list of strings).
     """
     batch = as_batch(puzzles)
     fields = _native.solve(batch, limit=limit, threads=threads, algorithm=algorithm)
@@ -206,10 +233,15 @@ def solve_df(
     limit: int = 1,
     threads: Optional[int] = None,
     algorithm: str = "fast",
+    prefix: str = "sb_",
 ) -> Any:
-    """:func:`solve` as a pandas DataFrame (see :meth:`SolveResult.to_pandas`), on the
-    input Series' index."""
-    return solve(puzzles, limit=limit, threads=threads, algorithm=algorithm).to_pandas()
+    """:func:`solve` as a pandas DataFrame on the input Series' index, to join to the frame
+    the puzzles came from: the CLI's csv columns (see :meth:`SolveResult.to_pandas`) with
+    ``prefix`` in front of each, ``sb_solution, sb_status, sb_solutions, sb_guesses,
+    sb_nodes, sb_error`` by default, so that no name collides with a dataset's own
+    (Kaggle's ``solution`` and ``solutions``). ``prefix=""`` gives the CLI's names."""
+    result = solve(puzzles, limit=limit, threads=threads, algorithm=algorithm)
+    return result.to_pandas(prefix=prefix)
 
 
 class VerifyResult(_Result):
@@ -299,16 +331,16 @@ class GenerateResult(_Result):
         return f"GenerateResult(n={len(self)})"
 
 
-def _bounds(value: Union[None, int, Sequence[int]], default: tuple[int, int], what: str):
-    if value is None:
-        return default
-    if isinstance(value, (int, np.integer)):
-        return int(value), int(value)
+def _bounds(value: Union[None, int, Sequence[int]], what: str) -> tuple[Any, Any]:
+    """``(min, max)`` of a number or a pair, either end None for the default; the native
+    call checks the numbers."""
+    if value is None or isinstance(value, (int, np.integer)):
+        return value, value
     try:
         low, high = value
     except (TypeError, ValueError):
         raise ValueError(f"{what} must be a number or a (min, max) pair; got {value!r}") from None
-    return (default[0] if low is None else int(low)), (default[1] if high is None else int(high))
+    return low, high
 
 
 def generate(
@@ -326,20 +358,23 @@ def generate(
     count.
 
     Args:
-        n: how many.
-        seed: the run's seed.
+        n: how many, 1 to 1,000,000,000 (as the CLI's ``--count``; for more, call again
+            with another seed). The call holds them in memory, 166 bytes each: a
+            ``MemoryError`` when the process cannot have that, never a crash.
+        seed: the run's seed, 0 to 2**64 - 1.
         clues: a clue count or a ``(min, max)`` range within 17-80 (default 22-36, the range
             of typical published puzzles; with ``minimal``, any count).
         minimal: remove clues until none can go (ignores the target count).
         guesses: bounds on the guesses the ``jcz`` solver needs (a number or ``(min, max)``).
-        max_attempts: attempts per puzzle before giving up.
+        max_attempts: attempts per puzzle before giving up, 1 to 2**32 - 1. A long search
+            stops at Ctrl-C (``KeyboardInterrupt``) at any thread count.
 
     Raises:
         ValueError: a puzzle could not meet the bounds within ``max_attempts`` (the message
             says which bound failed and how close the attempts came).
     """
-    low, high = _bounds(clues, (None, None), "clues")
-    gmin, gmax = _bounds(guesses, (0, 2**64 - 1), "guesses")
+    low, high = _bounds(clues, "clues")
+    gmin, gmax = _bounds(guesses, "guesses")
     fields = _native.generate(
         n,
         seed=seed,
@@ -390,7 +425,7 @@ def shuffle(
     """``copies`` images of each puzzle under random Sudoku symmetries (same difficulty,
     same solution count, new look), the same as ``sudoku-batch shuffle --seed SEED
     --copies N`` makes of a file with one puzzle per line. With ``solutions``, each copy's
-    solution too."""
+    solution too. ``copies`` is 1 to 10,000, as the CLI's ``--copies``."""
     fields = _native.shuffle(
         as_batch(puzzles), seed=seed, copies=copies, solutions=solutions, threads=threads
     )
@@ -402,17 +437,19 @@ class RateResult(_Result):
     """The result of :func:`rate`: Sudoku Explainer's ratings, arrays of length n.
 
     Attributes:
-        er, ep, ed: (n,) float32, SE's ER (hardest step), EP (hardest up to the first
-            placement) and ED (first step); 0.0 where the puzzle is not rated.
+        er, ep, ed: (n,) float64, SE's ER (hardest step), EP (hardest up to the first
+            placement) and ED (first step) in tenths as the CLI prints them (``1.2`` is the
+            float nearest 1.2); 0.0 where the puzzle is not rated.
         hardest: (n,) uint8, index into ``techniques`` of the hardest step's technique
             (255: none).
         techniques: the technique names, in ladder order.
         steps: (n,) uint32 steps on the path.
         capped: (n,) bool: the path stopped early (no technique of the ladder applies, or
             the next step is above ``max_rating``): the ratings are a lower bound.
-        status: (n,) uint8 of :class:`Status` values of the uniqueness proof (limit 2): only
-            ``SOLVED`` rows are rated.
-        errors: ``{row: message}`` for the rows not rated.
+        status: (n,) uint8 of :class:`RateStatus` values, the CLI's statuses: only ``RATED``
+            rows have ratings.
+        errors: ``{row: message}`` for malformed, invalid and failed rows (the CLI's
+            ``error`` column).
     """
 
     __slots__ = ("er", "ep", "ed", "hardest", "techniques", "steps", "capped", "status",
@@ -430,7 +467,7 @@ class RateResult(_Result):
     index: Any
 
     def __repr__(self) -> str:
-        rated = int((self.status == Status.SOLVED).sum())
+        rated = int((self.status == RateStatus.RATED).sum())
         return f"RateResult(n={len(self)}, rated={rated}, capped={int(self.capped.sum())})"
 
     def hardest_names(self) -> list:
@@ -443,17 +480,12 @@ class RateResult(_Result):
         index when it had one."""
         import pandas as pd
 
-        error = [None] * len(self)
-        for row, message in self.errors.items():
-            error[row] = message
         return pd.DataFrame(
             {
                 "er": self.er, "ep": self.ep, "ed": self.ed, "hardest": self.hardest_names(),
                 "steps": self.steps, "capped": self.capped,
-                "status": pd.Categorical.from_codes(
-                    self.status.astype(np.int8), categories=[s.name.lower() for s in Status]
-                ),
-                "error": error,
+                "status": _status_column(self.status, RateStatus),
+                "error": _error_column(len(self), self.errors),
             },
             index=self.index,
         )
@@ -463,13 +495,15 @@ def rate(
     puzzles: Puzzles,
     *,
     ladder: str = "se",
-    max_rating: Optional[float] = None,
+    max_rating: Union[None, float, int, str] = None,
     threads: Optional[int] = None,
 ) -> RateResult:
     """Rate each puzzle by human-style difficulty: Sudoku Explainer 1.2.1.3's ER/EP/ED,
     found by solving the puzzle step by step with SE's techniques in SE's order (the
-    library's ``rate`` engine). Each puzzle is proved unique first (solution limit 2); only
-    unique puzzles are rated, the others keep their :class:`Status`.
+    library's ``rate`` job, the work ``sudoku-batch rate`` does for each record). Each
+    puzzle is proved unique first (solution limit 2); only unique puzzles are rated, the
+    others get the CLI's :class:`RateStatus`; a puzzle the engine fails on is one ``FAILED``
+    row, never an exception.
 
     Args:
         puzzles: as for :func:`solve`.
@@ -477,8 +511,9 @@ def rate(
             the Sudoku Exchange bank) or ``sukaku-default`` (with the UVWXYZ- and
             TUVWXYZ-Wings).
         max_rating: stop a path once its next step would be harder (the row is then
-            ``capped``).
-        threads: worker threads (default: ``RAYON_NUM_THREADS`` or every core).
+            ``capped``): a rating from 1.0 to 25.5 with one decimal at most, as the CLI's
+            ``--max-rating`` (``6.2``, ``7`` or ``"6.2"``; ``8.95`` is a ``ValueError``).
+        threads: worker threads, as for :func:`solve`.
 
     A ``capped`` puzzle's ratings are those of the path so far, never a wrong number.
     """

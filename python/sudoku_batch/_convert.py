@@ -1,12 +1,14 @@
 """Inputs to batches: every kind of puzzle collection the calls take, converted once.
 
 - integer arrays of shape (n, 81), (n, 9, 9), (81,) or (9, 9), any integer dtype: cell
-  values, 0 for empty (a value outside 0-9 makes that puzzle malformed, not the call fail);
+  values, 0 for empty (a value outside 0-9 makes that puzzle malformed, its message naming
+  the cell and the value as the array held it, not the call fail);
 - ``S`` and ``U`` arrays of 81-character lines (``.``, ``0``, ``_`` or ``-`` for empty);
 - a ``str`` (one puzzle), or a list or tuple of ``str``/``bytes`` (``None`` is a missing
   puzzle), or a list of 81-value rows;
-- Python ints holding 81 digits, as ``pandas.read_csv`` makes of a Kaggle puzzle column (the
-  leading zeros it dropped were empty cells and come back);
+- Python ints holding 81 digits in a pandas Series or an object array, as ``pandas.read_csv``
+  makes of a Kaggle puzzle column (the leading zeros it dropped were empty cells and come
+  back); an int in a list or tuple is a ``TypeError``, as anything else not a puzzle string;
 - pandas Series (object or string dtype, Arrow-backed or not) and polars Series;
 - pyarrow string arrays, and the result of :func:`sudoku_batch.read`.
 """
@@ -56,11 +58,18 @@ def _integer_batch(a: np.ndarray) -> _native.Batch:
         raise ValueError(
             f"an integer array of puzzles must have shape (n, 81) or (n, 9, 9); got {shape}"
         )
-    if a.dtype != np.uint8:
-        # Values that do not fit a cell become 255: the puzzle is malformed, the call goes on.
-        bad = (a < 0) | (a > 255)
-        a = np.where(bad, 255, a).astype(np.uint8)
-    return _native.Batch.from_digits(np.ascontiguousarray(a))
+    if a.dtype == np.uint8:
+        return _native.Batch.from_digits(np.ascontiguousarray(a))
+    # Rows holding a value outside 0-9 are malformed: each is given with its first such cell
+    # and the value as written (-1 is reported as -1), and the uint8 copy gets a 0 there.
+    outside = (a < 0) | (a > 9)
+    bad = None
+    if outside.any():
+        rows = np.flatnonzero(outside.any(axis=1))
+        cells = outside[rows].argmax(axis=1)
+        bad = {int(r): (int(c), int(a[r, c])) for r, c in zip(rows.tolist(), cells.tolist())}
+        a = np.where(outside, 0, a)
+    return _native.Batch.from_digits(np.ascontiguousarray(a, dtype=np.uint8), bad)
 
 
 def _text_array_batch(a: np.ndarray) -> _native.Batch:
@@ -96,7 +105,7 @@ def as_batch(puzzles: Any) -> _native.Batch:
     if isinstance(puzzles, np.ndarray):
         return _array_batch(puzzles)
     if isinstance(puzzles, (list, tuple)):
-        if len(puzzles) and not isinstance(puzzles[0], (str, bytes, type(None), float)):
+        if len(puzzles) and isinstance(puzzles[0], (list, tuple, np.ndarray)):
             return _array_batch(np.asarray(puzzles))
         return _native.Batch.from_strings(puzzles)
     raise TypeError(
@@ -112,7 +121,8 @@ def _array_batch(a: np.ndarray) -> _native.Batch:
     if kind in "SU":
         return _text_array_batch(a)
     if kind == "O":
-        return _native.Batch.from_strings(a.reshape(-1).tolist() if a.ndim else [a.item()])
+        items = a.reshape(-1).tolist() if a.ndim else [a.item()]
+        return _native.Batch.from_strings(items, ints=True)
     raise ValueError(
         f"an array of puzzles must hold integers (cell values) or strings; got dtype {a.dtype}"
     )
@@ -133,7 +143,7 @@ def _pandas_batch(series: Any) -> _native.Batch:
             import pyarrow as pa
 
             return _arrow_batch(pa.array(series.array))
-    return _native.Batch.from_strings(series.tolist())
+    return _native.Batch.from_strings(series.tolist(), ints=True)
 
 
 def _has_pyarrow() -> bool:

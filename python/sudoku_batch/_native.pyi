@@ -8,12 +8,17 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+SOLVE_STATUSES: list[tuple[str, int]]
+RATE_STATUSES: list[tuple[str, int]]
+CANON_STATUSES: list[tuple[str, int]]
 
 class Batch:
     """Puzzles converted once for the native calls."""
 
     @staticmethod
-    def from_digits(cells: npt.NDArray[np.uint8]) -> Batch: ...
+    def from_digits(
+        cells: npt.NDArray[np.uint8], bad: Optional[dict[int, tuple[int, int]]] = None
+    ) -> Batch: ...
     @staticmethod
     def from_fixed(chars: npt.NDArray[np.uint8]) -> Batch: ...
     @staticmethod
@@ -23,11 +28,17 @@ class Batch:
         missing: Optional[npt.NDArray[np.bool_]] = None,
     ) -> Batch: ...
     @staticmethod
-    def from_strings(items: Sequence[Union[str, bytes, None, float]]) -> Batch: ...
+    def from_strings(
+        items: Sequence[Union[str, bytes, None, float, int]], ints: bool = False
+    ) -> Batch: ...
     def __len__(self) -> int: ...
 
 def solve(
-    batch: Batch, *, limit: int = 1, threads: Optional[int] = None, algorithm: str = "fast"
+    batch: Batch,
+    *,
+    limit: Optional[int] = None,
+    threads: Optional[int] = None,
+    algorithm: str = "fast",
 ) -> dict[str, Any]: ...
 def verify(
     puzzles: Batch, solutions: Batch, *, unique: bool = True, threads: Optional[int] = None
@@ -41,16 +52,16 @@ def generate(
     min_clues: Optional[int] = None,
     max_clues: Optional[int] = None,
     minimal: bool = False,
-    min_guesses: int = 0,
-    max_guesses: int = ...,
-    max_attempts: int = 10000,
+    min_guesses: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    max_attempts: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def shuffle(
     batch: Batch,
     *,
     seed: int,
-    copies: int = 1,
+    copies: Optional[int] = None,
     solutions: bool = False,
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
@@ -58,7 +69,7 @@ def rate(
     batch: Batch,
     *,
     ladder: str = "se",
-    max_rating: Optional[float] = None,
+    max_rating: Union[None, float, int, str] = None,
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def strings(batch: Batch, *, empty: int = 46) -> list[Optional[str]]: ...

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-DATASETS = REPO.parent / "shared" / "datasets"
+# The public datasets beside the clone, or where $SUDOKU_BATCH_DATASETS says (a worktree).
+DATASETS = Path(os.environ.get("SUDOKU_BATCH_DATASETS") or REPO.parent / "shared" / "datasets")
 SHIPPED = REPO / "datasets"
 
 # The same puzzle in three spellings, and its solution.

@@ -18,7 +18,10 @@ from conftest import HARD, PUZZLE
 
 
 def hard_copies(copies: int) -> np.ndarray:
-    return sb.shuffle(HARD, seed=1, copies=copies).puzzles
+    """`copies` shuffled copies of each HARD puzzle (in rounds of at most 10,000 copies)."""
+    per = min(copies, 10_000)
+    rounds = -(-copies // per)
+    return sb.shuffle(HARD * rounds, seed=1, copies=per).puzzles[: copies * len(HARD)]
 
 
 def test_the_gil_is_released_while_solving():
@@ -70,6 +73,37 @@ def test_ctrl_c_stops_a_long_call(threads):
     finally:
         signal.signal(signal.SIGINT, previous)
     assert took < 10, took
+
+
+_FOREVER = """
+import os, signal, sys, threading, time
+import sudoku_batch as sb
+signal.signal(signal.SIGINT, signal.default_int_handler)
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.perf_counter()
+try:
+    exec(sys.argv[1])
+except KeyboardInterrupt:
+    print(f"interrupted after {time.perf_counter() - start:.2f} s")
+"""
+
+# Calls whose one row takes hours: each must stop at Ctrl-C, at one thread too (the work
+# then runs on a pool thread while the calling thread watches). No puzzle needs 10**18
+# guesses, so each of the 2**32 - 1 attempts fails; the empty grid has billions of solutions
+# to count, and the mrv baseline polls the stop flag as it searches.
+FOREVER = [
+    "sb.generate(1, seed=1, guesses=10**18, max_attempts=2**32 - 1, threads={t})",
+    "sb.solve(['.' * 81], limit=2**32 - 1, algorithm='mrv', threads={t})",
+]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("call", FOREVER, ids=["generate", "solve mrv"])
+def test_ctrl_c_stops_a_call_whose_one_row_takes_hours(call, threads):
+    # In a child, so that a hang fails the test instead of stopping the suite.
+    done = subprocess.run([sys.executable, "-c", _FOREVER, call.format(t=threads)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("interrupted after"), (done.stdout, done.stderr)
 
 
 def _child(conn):

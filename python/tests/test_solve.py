@@ -86,7 +86,7 @@ def test_ints_that_lost_their_leading_zeros_are_puzzles():
     lines = sb.to_strings(g.puzzles, empty="0")
     assert any(line.startswith("0") for line in lines)
     ints = [int(line) for line in lines]
-    assert (sb.solve(ints).solutions == g.solutions).all()
+    assert (sb.solve(np.array(ints, dtype=object)).solutions == g.solutions).all()
     pd = pytest.importorskip("pandas")
     assert (sb.solve(pd.Series(ints, dtype=object)).solutions == g.solutions).all()
     assert sb.solve(pd.Series([-5, 7], dtype=object)).status.tolist() == [4, 0]  # 7: one clue
@@ -158,7 +158,8 @@ def test_values_outside_a_cell_are_malformed_not_raised():
     r = sb.solve(cells)
     assert r.status.tolist() == [0, 4, 4, 4]
     assert r.errors[1] == "cell 6 holds 10, not 0 (empty) or a digit 1-9"
-    assert r.errors[2].startswith("cell 81 holds 255")
+    assert r.errors[2].startswith("cell 81 holds -1,")
+    assert r.errors[3].startswith("cell 1 holds 300,")
 
 
 def test_wrong_shapes_and_dtypes_are_value_errors_naming_them():
@@ -215,20 +216,25 @@ def test_rayon_num_threads_is_honoured(monkeypatch):
     monkeypatch.setenv("RAYON_NUM_THREADS", "1")
     a = sb.solve(HARD * 10)
     monkeypatch.setenv("RAYON_NUM_THREADS", "bogus")
-    b = sb.solve(HARD * 10)
+    with pytest.warns(RuntimeWarning, match="RAYON_NUM_THREADS=bogus: .* is not a whole number"):
+        b = sb.solve(HARD * 10)
     assert (a.solutions == b.solutions).all()
 
 
 def test_solve_df_keeps_the_index_and_has_the_cli_columns():
     pd = pytest.importorskip("pandas")
     s = pd.Series([PUZZLE, "123", "." * 81], index=["a", "b", "c"])
-    df = sb.solve_df(s, limit=2)
+    df = sb.solve_df(s, limit=2, prefix="")
     assert list(df.index) == ["a", "b", "c"]
     assert list(df.columns) == ["solution", "status", "solutions", "guesses", "nodes", "error"]
     assert df.loc["a", "solution"] == SOLUTION and df.loc["a", "status"] == "solved"
     assert df.loc["b", "status"] == "malformed" and pd.isna(df.loc["b", "solution"])
     assert df.loc["b", "error"] == "3 cells, expected 81"
     assert df.loc["c", "status"] == "multiple"
+    # By default each name has the prefix sb_, so that the frame joins to its input.
+    assert list(sb.solve_df(s).columns) == [
+        "sb_solution", "sb_status", "sb_solutions", "sb_guesses", "sb_nodes", "sb_error"
+    ]
 
 
 def test_the_series_accessor():
@@ -236,7 +242,7 @@ def test_the_series_accessor():
     sb.register_accessor()
     s = pd.Series([PUZZLE] * 3, index=[10, 20, 30])
     df = s.sudoku.solve()
-    assert list(df.index) == [10, 20, 30] and (df.solution == SOLUTION).all()
+    assert list(df.index) == [10, 20, 30] and (df.sb_solution == SOLUTION).all()
     assert (s.sudoku.digits() == digits(PUZZLE)).all()
     forms = s.sudoku.canon()
     assert list(forms.index) == [10, 20, 30] and forms.nunique() == 1

@@ -30,8 +30,8 @@ def test_map_in_pandas_equals_the_cli(tmp_path):
             yield pd.DataFrame(
                 {
                     "puzzle": df["puzzle"],
-                    "solution": r["solution"],
-                    "status": r["status"].astype(str),
+                    "solution": r["sb_solution"],
+                    "status": r["sb_status"].astype(str),
                 }
             )
 

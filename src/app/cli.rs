@@ -9,6 +9,7 @@ use sudoku_batch::engines::rater::Ladder;
 use sudoku_batch::engines::solver::Algorithm;
 use sudoku_batch::error::InputError;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
+use sudoku_batch::limits::WholeBound;
 
 use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
 
@@ -177,35 +178,25 @@ pub struct ThreadsArg {
     pub requested: Option<usize>,
 }
 
-/// A count of 1 or more (a count of 0 asks for nothing: refused with a message).
-pub fn at_least_one(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("{s:?} is not a whole number")),
+/// A value parser for a whole-number option within `bound` (the library's, shared with the
+/// Python module: the same bounds and messages).
+pub fn within(bound: &'static WholeBound) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |s| bound.parse(s)
+}
+
+/// [`within`] for `u32` options (every `u32` bound's maximum fits).
+pub fn within_u32(bound: &'static WholeBound) -> impl Fn(&str) -> Result<u32, String> + Clone {
+    move |s| {
+        bound
+            .parse(s)
+            .map(|n| u32::try_from(n).expect("the bound fits u32"))
     }
 }
 
-/// The machine's cores (1 when it cannot tell).
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// A thread count from 1 to [`max_threads`](sudoku_batch::limits::max_threads): more only
-/// wait, and past a few thousand the pool takes minutes to start.
+/// A thread count within [`WholeBound::threads`]: more only wait, and past a few thousand the
+/// pool takes minutes to start.
 fn parse_threads(s: &str) -> Result<usize, String> {
-    let n: usize = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{s:?} is not a whole number of threads"))?;
-    let (cores, max) = (cores(), sudoku_batch::limits::max_threads(cores()));
-    match n {
-        0 => Err("at least 1 thread is needed".into()),
-        n if n > max => Err(format!(
-            "{n} threads is far more than this machine can run ({cores} cores): at most {max}"
-        )),
-        n => Ok(n),
-    }
+    WholeBound::threads().parse(s).map(|n| n as usize)
 }
 
 impl ThreadsArg {
@@ -216,22 +207,11 @@ impl ThreadsArg {
         if let Some(n) = self.requested {
             return n;
         }
-        let Ok(env) = std::env::var("RAYON_NUM_THREADS") else {
-            return cores();
-        };
-        match parse_threads(&env) {
-            Ok(n) => n,
-            Err(e) => {
-                let max = sudoku_batch::limits::max_threads(cores());
-                let n = if env.trim().parse::<usize>().is_ok_and(|n| n > max) {
-                    max
-                } else {
-                    cores()
-                };
-                eprintln!("sudoku-batch: warning: RAYON_NUM_THREADS={env}: {e}; using {n}");
-                n
-            }
+        let (n, warning) = sudoku_batch::limits::default_threads();
+        if let Some(w) = warning {
+            eprintln!("sudoku-batch: warning: {w}");
         }
+        n
     }
 }
 

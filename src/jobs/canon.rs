@@ -19,19 +19,33 @@ use crate::io::reader::Record;
 use crate::io::write::{write_csv_field, write_grid, OutputFormat};
 use crate::pipeline::Sink;
 
-/// The status of a `canon` output record.
+/// The status of a `canon` output record. Each has a stable code (its discriminant: the
+/// Python module's `CanonStatus` values), in the order of [`CanonStatus::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[repr(u8)]
 pub enum CanonStatus {
     /// The puzzle has a form.
-    Ok,
+    Ok = 0,
     /// The givens break a rule (no form).
-    Invalid,
+    Invalid = 1,
     /// The text is not a puzzle.
-    Malformed,
+    Malformed = 2,
 }
 
 impl CanonStatus {
+    /// Every status, in code order.
+    pub const ALL: [CanonStatus; 3] = [
+        CanonStatus::Ok,
+        CanonStatus::Invalid,
+        CanonStatus::Malformed,
+    ];
+
+    /// The status's stable code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
     /// The status word.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -49,7 +49,8 @@ pub struct BenchArgs {
     pub threads: ThreadsArg,
 
     /// Solutions to look for: 1 finds one, 2 also proves uniqueness.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1,
+          value_parser = crate::cli::within_u32(&sudoku_batch::limits::SOLUTIONS))]
     pub limit: u32,
 
     /// Minimum timed seconds per dataset and algorithm, all runs together: each of the --runs

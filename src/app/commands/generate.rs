@@ -54,7 +54,7 @@ Examples:
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// How many puzzles.
-    #[arg(long, short = 'n', default_value_t = 10, value_parser = crate::cli::at_least_one)]
+    #[arg(long, short = 'n', default_value_t = 10, value_parser = crate::cli::within(&sudoku_batch::limits::COUNT))]
     pub count: u64,
 
     /// Seed: the same seed gives the same puzzles, byte for byte.
@@ -96,7 +96,7 @@ pub struct GenerateArgs {
 
     /// Attempts per puzzle before giving up (exit 2, naming the bound that was not met).
     #[arg(long, value_name = "N", default_value_t = 10_000,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = crate::cli::within_u32(&sudoku_batch::limits::ATTEMPTS))]
     pub max_attempts: u32,
 
     #[command(flatten)]

@@ -92,7 +92,7 @@ pub struct RateArgs {
 
     /// Stop a puzzle's path once the next step would be harder than X (e.g. 6.2): the result
     /// is capped, its ER a lower bound. Bounds the time of big files.
-    #[arg(long, value_name = "X", value_parser = parse_max_rating)]
+    #[arg(long, value_name = "X", value_parser = sudoku_batch::jobs::rate::parse_max_rating)]
     pub max_rating: Option<Difficulty>,
 
     /// Write every step of each path (jsonl, see below) before the record's rating object.
@@ -116,15 +116,6 @@ pub struct RateArgs {
 
     #[command(flatten)]
     pub records: RecordArgs,
-}
-
-fn parse_max_rating(s: &str) -> Result<Difficulty, String> {
-    let bad = || format!("{s:?}: expected a rating from 1.0 to 25.5 with one decimal, e.g. 6.2");
-    let d: Difficulty = s.trim().parse().map_err(|_| bad())?;
-    if d.0 < 10 {
-        return Err(bad());
-    }
-    Ok(d)
 }
 
 /// The output format: `--format`, else jsonl with `--steps` and line without.

@@ -32,7 +32,7 @@ pub struct ShuffleArgs {
     /// Shuffled copies per input puzzle, 1 to 10,000 (for more, run again with another
     /// --seed).
     #[arg(long, short = 'n', default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=sudoku_batch::limits::MAX_COPIES))]
+          value_parser = crate::cli::within(&sudoku_batch::limits::COPIES))]
     pub copies: u64,
 
     /// Seed: the same seed gives the same output, byte for byte.

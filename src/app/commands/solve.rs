@@ -84,7 +84,8 @@ pub struct SolveArgs {
     pub empty: Option<u8>,
 
     /// Solutions to look for: 1 finds one, 2 proves uniqueness, N counts up to N.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1,
+          value_parser = crate::cli::within_u32(&sudoku_batch::limits::SOLUTIONS))]
     pub limit: u32,
 
     /// Prove uniqueness (same as --limit 2).

@@ -25,27 +25,44 @@ use summary::Tally;
 
 pub use writer::{RateFormat, RateWriter};
 
-/// The status of one output record of `rate`.
+/// The status of one output record of `rate`. Each has a stable code (its discriminant:
+/// the Python module's `RateStatus` values), in the order of [`RateStatus::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[repr(u8)]
 pub enum RateStatus {
     /// A valid puzzle with one solution, rated (its path may be capped: see
     /// [`Rating::capped`]).
-    Rated,
+    Rated = 0,
     /// Two or more solutions: not rated.
-    Multiple,
+    Multiple = 1,
     /// No solution: not rated.
-    Unsolvable,
+    Unsolvable = 2,
     /// The givens break a rule: not rated.
-    Invalid,
+    Invalid = 3,
     /// The text is not a puzzle.
-    Malformed,
+    Malformed = 4,
     /// The rating engine failed on this puzzle (a defect of the engine, reported with the
     /// puzzle rather than ending the run).
-    Failed,
+    Failed = 5,
 }
 
 impl RateStatus {
+    /// Every status, in code order.
+    pub const ALL: [RateStatus; 6] = [
+        RateStatus::Rated,
+        RateStatus::Multiple,
+        RateStatus::Unsolvable,
+        RateStatus::Invalid,
+        RateStatus::Malformed,
+        RateStatus::Failed,
+    ];
+
+    /// The status's stable code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
     /// The status word.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -154,43 +171,89 @@ impl Raters {
         self.options
     }
 
-    /// Rate `puzzle` (valid, one solution: `solution`) with the calling worker's rater; with
-    /// `steps`, also each step's JSON body, one per line, into `steps`. A panic of the engine
-    /// becomes `Err` with its message (and the worker gets a fresh rater).
-    fn rate(
-        &self,
-        puzzle: &Grid,
-        solution: &Grid,
-        steps: Option<&mut Vec<u8>>,
-    ) -> Result<Rating, String> {
+    /// [`rate_puzzle`] with the calling worker's rater.
+    pub fn rate_puzzle(&self, line: u64, puzzle: &Grid, steps: bool) -> RatedRecord {
         // A worker's index in its pool; `None` on the calling thread (no pool).
         let index = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
         let mut rater = self.slots[index]
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let rated = panic::catch_unwind(AssertUnwindSafe(|| match steps {
-            None => rater.rate(puzzle, solution),
-            Some(out) => {
-                let mut n = 0u32;
-                rater.rate_with_steps(puzzle, solution, &mut |step| {
-                    n += 1;
-                    writer::step_body(out, n, step);
-                })
-            }
-        }));
-        rated.map_err(|payload| {
-            *rater = Rater::new(self.options);
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_string());
-            format!("the rating engine failed on this puzzle: {message}")
-        })
+        rate_puzzle(&mut rater, line, puzzle, steps)
     }
 }
 
-/// Rating as the pipeline's [`Work`]: [`RateWork::rate_puzzle`] on each record's puzzle.
+/// Rate one parsed puzzle, the work of each record of `rate` (the CLI's pipeline, through
+/// [`RateWork`], and the Python module's `rate` both call it): solve it with a limit of 2 and,
+/// when it has exactly one solution, rate it with `rater`; with `steps`, each step's JSON
+/// body, one per line, goes into the record. A failure of the engine (a panic) becomes a
+/// [`RateStatus::Failed`] record with the engine's message, and `rater` a fresh one.
+pub fn rate_puzzle(rater: &mut Rater, line: u64, puzzle: &Grid, steps: bool) -> RatedRecord {
+    let outcome = solve_with_limit(puzzle, 2);
+    let status = match outcome.status {
+        Status::Solved => RateStatus::Rated,
+        Status::Multiple => RateStatus::Multiple,
+        Status::Unsolvable => RateStatus::Unsolvable,
+        Status::Invalid => RateStatus::Invalid,
+        // No search limit is set: a stopped search is a defect, reported as such.
+        Status::Aborted => RateStatus::Failed,
+    };
+    let mut r = RatedRecord::new(line, status);
+    r.conflict = outcome.conflict;
+    match (status, outcome.solution) {
+        (RateStatus::Rated, Some(solution)) => {
+            let out = &mut r.steps;
+            let rated = guarded(rater, |rater| {
+                if !steps {
+                    return rater.rate(puzzle, &solution);
+                }
+                let mut n = 0u32;
+                rater.rate_with_steps(puzzle, &solution, &mut |step| {
+                    n += 1;
+                    writer::step_body(out, n, step);
+                })
+            });
+            match rated {
+                Ok(rating) => r.rating = Some(rating),
+                Err(message) => {
+                    r.status = RateStatus::Failed;
+                    r.steps.clear();
+                    r.failure = Some(message.into());
+                }
+            }
+        }
+        (RateStatus::Failed, _) => r.failure = Some("the search stopped early".into()),
+        _ => {}
+    }
+    r
+}
+
+/// `rate` run on `rater`, a panic caught: `Err` with the panic's message, and `rater` replaced
+/// by a fresh one (its scratch may be left half-written).
+fn guarded<T>(rater: &mut Rater, rate: impl FnOnce(&mut Rater) -> T) -> Result<T, String> {
+    panic::catch_unwind(AssertUnwindSafe(|| rate(rater))).map_err(|payload| {
+        *rater = Rater::new(rater.options());
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        format!("the rating engine failed on this puzzle: {message}")
+    })
+}
+
+/// `--max-rating X` (`max_rating=` in Python): a rating from 1.0 to 25.5 with one decimal at
+/// most, as `rate` prints ratings.
+pub fn parse_max_rating(text: &str) -> Result<Difficulty, String> {
+    let bad = || "expected a rating from 1.0 to 25.5 with one decimal, e.g. 6.2".to_string();
+    let d: Difficulty = text.trim().parse().map_err(|_| bad())?;
+    if d.0 < 10 {
+        return Err(bad());
+    }
+    Ok(d)
+}
+
+/// Rating as the pipeline's [`Work`]: [`rate_puzzle`] on each record's puzzle, a malformed
+/// record kept as the message.
 pub struct RateWork<'a> {
     /// The workers' raters.
     pub raters: &'a Raters,
@@ -202,35 +265,9 @@ pub struct RateWork<'a> {
 }
 
 impl RateWork<'_> {
-    /// Solve `puzzle` with a limit of 2 and rate it when it has exactly one solution.
+    /// [`rate_puzzle`] with the calling worker's rater.
     pub fn rate_puzzle(&self, line: u64, puzzle: &Grid) -> RatedRecord {
-        let outcome = solve_with_limit(puzzle, 2);
-        let status = match outcome.status {
-            Status::Solved => RateStatus::Rated,
-            Status::Multiple => RateStatus::Multiple,
-            Status::Unsolvable => RateStatus::Unsolvable,
-            Status::Invalid => RateStatus::Invalid,
-            // No search limit is set: a stopped search is a defect, reported as such.
-            Status::Aborted => RateStatus::Failed,
-        };
-        let mut r = RatedRecord::new(line, status);
-        r.conflict = outcome.conflict;
-        match (status, outcome.solution) {
-            (RateStatus::Rated, Some(solution)) => {
-                let steps = self.steps.then_some(&mut r.steps);
-                match self.raters.rate(puzzle, &solution, steps) {
-                    Ok(rating) => r.rating = Some(rating),
-                    Err(message) => {
-                        r.status = RateStatus::Failed;
-                        r.steps.clear();
-                        r.failure = Some(message.into());
-                    }
-                }
-            }
-            (RateStatus::Failed, _) => r.failure = Some("the search stopped early".into()),
-            _ => {}
-        }
-        r
+        self.raters.rate_puzzle(line, puzzle, self.steps)
     }
 }
 
@@ -405,6 +442,42 @@ mod tests {
             .collect();
         use RateStatus::*;
         assert_eq!(statuses, [Rated, Multiple, Invalid, Unsolvable, Rated]);
+    }
+
+    /// A failure of the engine is one failed record with the engine's message; the rater is
+    /// replaced and rates the next puzzle as a fresh one does.
+    #[test]
+    fn a_failure_of_the_engine_is_one_failed_record() {
+        let mut rater = Rater::new(RateOptions::default());
+        let failed: Result<Rating, String> = guarded(&mut rater, |_| panic!("a test failure"));
+        assert_eq!(
+            failed.unwrap_err(),
+            "the rating engine failed on this puzzle: a test failure"
+        );
+        let grid = Grid::from_line(PUZZLES[4]).unwrap();
+        let after = rate_puzzle(&mut rater, 1, &grid, false);
+        let fresh = rate_puzzle(&mut Rater::new(RateOptions::default()), 1, &grid, false);
+        assert_eq!(after.status, RateStatus::Rated);
+        assert_eq!(after.rating, fresh.rating);
+    }
+
+    #[test]
+    fn status_codes_are_their_order() {
+        for (i, s) in RateStatus::ALL.iter().enumerate() {
+            assert_eq!(usize::from(s.code()), i, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn max_ratings_have_one_decimal_from_one_to_25_5() {
+        assert_eq!(parse_max_rating("6.2"), Ok(Difficulty(62)));
+        assert_eq!(parse_max_rating("1"), Ok(Difficulty(10)));
+        assert_eq!(parse_max_rating("25.5"), Ok(Difficulty(255)));
+        for bad in [
+            "0.9", "0", "8.95", "25.6", "-1", "x", "", "1e1", "NaN", "inf",
+        ] {
+            assert!(parse_max_rating(bad).is_err(), "{bad}");
+        }
     }
 
     /// Of equally hard puzzles counted in any order, the one on the earliest line is the

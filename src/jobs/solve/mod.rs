@@ -16,25 +16,54 @@ use summary::SearchEffort;
 pub use writer::{Columns, SolveFormat, SolveWriter};
 
 /// The status of one output record: a solver status, or `malformed` for text that is not a
-/// puzzle.
+/// puzzle. Each has a stable code (its discriminant: the Python module's `Status` values), in
+/// the order of [`SolveStatus::ALL`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[repr(u8)]
 pub enum SolveStatus {
     /// Solved (uniquely, with a limit of 2 or more).
-    Solved,
+    Solved = 0,
     /// Two or more solutions.
-    Multiple,
+    Multiple = 1,
     /// No solution.
-    Unsolvable,
+    Unsolvable = 2,
     /// The givens break a rule.
-    Invalid,
+    Invalid = 3,
     /// The text is not a puzzle.
-    Malformed,
+    Malformed = 4,
     /// Stopped before the search finished.
-    Aborted,
+    Aborted = 5,
+}
+
+impl From<Status> for SolveStatus {
+    fn from(status: Status) -> SolveStatus {
+        match status {
+            Status::Solved => SolveStatus::Solved,
+            Status::Multiple => SolveStatus::Multiple,
+            Status::Unsolvable => SolveStatus::Unsolvable,
+            Status::Invalid => SolveStatus::Invalid,
+            Status::Aborted => SolveStatus::Aborted,
+        }
+    }
 }
 
 impl SolveStatus {
+    /// Every status, in code order.
+    pub const ALL: [SolveStatus; 6] = [
+        SolveStatus::Solved,
+        SolveStatus::Multiple,
+        SolveStatus::Unsolvable,
+        SolveStatus::Invalid,
+        SolveStatus::Malformed,
+        SolveStatus::Aborted,
+    ];
+
+    /// The status's stable code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
     /// The status word.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -68,13 +97,7 @@ impl SolvedRecord {
     pub fn status(&self) -> SolveStatus {
         match &self.outcome {
             None => SolveStatus::Malformed,
-            Some(o) => match o.status {
-                Status::Solved => SolveStatus::Solved,
-                Status::Multiple => SolveStatus::Multiple,
-                Status::Unsolvable => SolveStatus::Unsolvable,
-                Status::Invalid => SolveStatus::Invalid,
-                Status::Aborted => SolveStatus::Aborted,
-            },
+            Some(o) => o.status.into(),
         }
     }
 
@@ -132,7 +155,8 @@ pub fn solve_record(
 }
 
 /// Solving as the pipeline's [`Work`]: [`solve_record`] on each record, and on a bare puzzle
-/// (the common record) the same without making the record.
+/// (the common record) the same without making the record. The Python module's `solve`
+/// calls it too.
 pub struct SolveWork<'a> {
     /// The solver.
     pub algorithm: Algorithm,
@@ -235,6 +259,13 @@ mod tests {
                 d,
             );
             assert_eq!(summary.hardest.map(|h| h.line), Some(3), "{order:?}");
+        }
+    }
+
+    #[test]
+    fn status_codes_are_their_order() {
+        for (i, s) in SolveStatus::ALL.iter().enumerate() {
+            assert_eq!(usize::from(s.code()), i, "{s:?}");
         }
     }
 
