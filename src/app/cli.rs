@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use sudoku_batch::engines::rater::Ladder;
 use sudoku_batch::engines::solver::Algorithm;
 use sudoku_batch::error::InputError;
+use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::limits::WholeBound;
 
@@ -98,23 +99,57 @@ pub fn parse_empty(s: &str) -> Result<u8, String> {
     }
 }
 
-/// `--passthrough` and `--empty` shape the puzzle and input fields of csv and jsonl records;
-/// line records have neither, so with line output both are refused (exit 2) rather than
-/// silently ignored.
-pub fn check_record_options(
-    format: OutputFormat,
-    passthrough: bool,
-    empty: Option<u8>,
-) -> anyhow::Result<()> {
-    if format == OutputFormat::Line {
-        if passthrough {
-            anyhow::bail!("--passthrough needs --format csv or jsonl");
+/// How csv and jsonl records are laid out (solve, rate).
+#[derive(Debug, Args)]
+pub struct ColumnArgs {
+    /// Leave out the CSV header line.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// csv/jsonl: each record is the input record as read (a CSV row's columns under their
+    /// own names, a line file's line as `input`), then the results: `file` (several inputs),
+    /// `line` and the csv record's fields after `puzzle`; a result name that equals an input
+    /// column's gets `result_` in front.
+    #[arg(long)]
+    pub passthrough: bool,
+
+    /// csv/jsonl: write the puzzle with CHAR for empty cells (default: as in the input).
+    #[arg(long, value_name = "CHAR", value_parser = parse_empty)]
+    pub empty: Option<u8>,
+}
+
+impl ColumnArgs {
+    /// `--passthrough` and `--empty` shape the puzzle and input fields of csv and jsonl
+    /// records; line records have neither, so with line output both are refused (exit 2)
+    /// rather than silently ignored.
+    pub fn check(&self, format: OutputFormat) -> anyhow::Result<()> {
+        if format == OutputFormat::Line {
+            if self.passthrough {
+                anyhow::bail!("--passthrough needs --format csv or jsonl");
+            }
+            if self.empty.is_some() {
+                anyhow::bail!(
+                    "--empty needs --format csv or jsonl: line records have no puzzle field"
+                );
+            }
         }
-        if empty.is_some() {
-            anyhow::bail!("--empty needs --format csv or jsonl: line records have no puzzle field");
+        Ok(())
+    }
+
+    /// Whether the CSV header is written: unless left out, and only by the first shard, so
+    /// that shard outputs concatenate.
+    pub fn header(&self, shard: Option<(u64, u64)>) -> bool {
+        !self.no_header && shard.is_none_or(|(k, _)| k == 1)
+    }
+
+    /// The columns of the records, with a `file` column for several inputs.
+    pub fn columns(&self, inputs: usize) -> Columns {
+        Columns {
+            file: inputs > 1,
+            empty: self.empty,
+            passthrough: self.passthrough,
         }
     }
-    Ok(())
 }
 
 /// A value parser over named choices (listed in `--help` and completed by the shells), each

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use clap::Args;
 
 use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions};
-use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::{Input, OutputFormat};
 use sudoku_batch::jobs::rate::summary::{RunInfo, Summary, Tally};
 use sudoku_batch::jobs::rate::{
@@ -17,7 +16,7 @@ use sudoku_batch::jobs::rate::{
 use sudoku_batch::jobs::records::RecordFormat;
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 
-use crate::cli::{check_record_options, ladders, output_formats, parse_empty, RecordArgs};
+use crate::cli::{ladders, output_formats, ColumnArgs, RecordArgs};
 use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -99,20 +98,8 @@ pub struct RateArgs {
     #[arg(long)]
     pub steps: bool,
 
-    /// Leave out the CSV header line.
-    #[arg(long)]
-    pub no_header: bool,
-
-    /// csv/jsonl: each record is the input record as read (a CSV row's columns under their
-    /// own names, a line file's line as `input`), then the results (file, line, status, er,
-    /// ep, ed, hardest, steps, capped, error); a result name that equals an input column's
-    /// gets `result_` in front.
-    #[arg(long)]
-    pub passthrough: bool,
-
-    /// csv/jsonl: write the puzzle with CHAR for empty cells (default: as in the input).
-    #[arg(long, value_name = "CHAR", value_parser = parse_empty)]
-    pub empty: Option<u8>,
+    #[command(flatten)]
+    pub columns: ColumnArgs,
 
     #[command(flatten)]
     pub records: RecordArgs,
@@ -130,7 +117,7 @@ fn format_of(args: &RateArgs) -> anyhow::Result<OutputFormat> {
 
 pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     let format = format_of(args)?;
-    check_record_options(format, args.passthrough, args.empty)?;
+    args.columns.check(format)?;
     let keep_text = format != OutputFormat::Line;
     let (mut job, out) = Job::start_records(
         &args.inputs,
@@ -202,13 +189,9 @@ fn rate_writer(
     args: &RateArgs,
     job: &Job,
 ) -> RateWriter<Writer> {
-    // Only the first shard writes the CSV header, so shard outputs concatenate.
-    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    RateWriter::new(out, RateFormat::new(format, args.steps), header).with_columns(Columns {
-        file: job.inputs.len() > 1,
-        empty: args.empty,
-        passthrough: args.passthrough,
-    })
+    let header = args.columns.header(job.options.shard);
+    RateWriter::new(out, RateFormat::new(format, args.steps), header)
+        .with_columns(args.columns.columns(job.inputs.len()))
 }
 
 /// The end of the run: messages, the summary (stderr and --stats-json), the exit code.

@@ -10,13 +10,12 @@ use sudoku_batch::io::{Input, OutputFormat};
 use sudoku_batch::jobs::records::RecordFormat;
 use sudoku_batch::jobs::solve::summary::{RunInfo, SearchEffort, Summary};
 use sudoku_batch::jobs::solve::{
-    self, Columns, Counted, FoldFine, SolveFormat, SolveStatus, SolveWork, SolveWriter,
-    SolvedRecord,
+    self, Counted, FoldFine, SolveFormat, SolveStatus, SolveWork, SolveWriter, SolvedRecord,
 };
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 use sudoku_batch::stats::RunStats;
 
-use crate::cli::{algorithms, check_record_options, output_formats, parse_empty, RecordArgs};
+use crate::cli::{algorithms, output_formats, ColumnArgs, RecordArgs};
 use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -31,7 +30,12 @@ Input formats (auto-detected from the first line):
   Compressed inputs (gzip, zstd, xz, bzip2, a zip holding one file) are recognised by their
   bytes, whatever their name; - or no INPUT reads stdin.
 
-Statuses (one output record per input record, in input order, with its input line):
+Output (one record per input record, in input order):
+  line    the 81-digit solution, or the status word
+  csv     line,id,puzzle,solution,status,solutions,guesses,nodes,error
+  jsonl   the same fields
+
+Statuses:
   solved      a solution (unique, with --limit 2)
   multiple    2 or more solutions (found with --limit 2 or more)
   unsolvable  the givens are consistent but no grid completes them
@@ -68,20 +72,8 @@ pub struct SolveArgs {
     #[arg(long, short, alias = "output-format", default_value = "line", ignore_case = true, value_parser = output_formats())]
     pub format: OutputFormat,
 
-    /// Leave out the CSV header line.
-    #[arg(long)]
-    pub no_header: bool,
-
-    /// csv/jsonl: each record is the input record as read (a CSV row's columns under their
-    /// own names, a line file's line as `input`), then the results (file, line, solution,
-    /// status, solutions, guesses, nodes, error); a result name that equals an input
-    /// column's gets `result_` in front (Kaggle: `result_solution`).
-    #[arg(long)]
-    pub passthrough: bool,
-
-    /// csv/jsonl: write the puzzle with CHAR for empty cells (default: as in the input).
-    #[arg(long, value_name = "CHAR", value_parser = parse_empty)]
-    pub empty: Option<u8>,
+    #[command(flatten)]
+    pub columns: ColumnArgs,
 
     /// Solutions to look for: 1 finds one, 2 proves uniqueness, N counts up to N.
     #[arg(long, default_value_t = 1,
@@ -101,7 +93,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
-    check_record_options(args.format, args.passthrough, args.empty)?;
+    args.columns.check(args.format)?;
     let keep_text = args.format != OutputFormat::Line;
     let (mut job, out) = Job::start_records(
         &args.inputs,
@@ -158,13 +150,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
 
 /// The results' writer, in the asked format, with a `file` column for several inputs.
 fn result_writer(out: Writer, args: &SolveArgs, job: &Job) -> SolveWriter<Writer> {
-    // Only the first shard writes the CSV header, so shard outputs concatenate.
-    let header = !args.no_header && job.options.shard.is_none_or(|(k, _)| k == 1);
-    SolveWriter::new(out, SolveFormat::new(args.format), header).with_columns(Columns {
-        file: job.inputs.len() > 1,
-        empty: args.empty,
-        passthrough: args.passthrough,
-    })
+    let header = args.columns.header(job.options.shard);
+    SolveWriter::new(out, SolveFormat::new(args.format), header)
+        .with_columns(args.columns.columns(job.inputs.len()))
 }
 
 /// The end of the run: messages, the summary (stderr and --stats-json), the exit code.
