@@ -59,7 +59,7 @@ impl Rows for Rated<'_> {
 /// Rate each puzzle as `sudoku-batch rate` does: a dict of `er`, `ep`, `ed` (float64 tenths,
 /// SE's scale), `hardest` (index into `techniques`, 255 for none), `steps`, `capped` and
 /// `status` (the codes of the library's `RateStatus`) arrays, the `techniques` names, and the
-/// `errors` of malformed, invalid and failed rows (the CLI's `error` column).
+/// `errors` of malformed, invalid, failed and multiple rows (the CLI's `error` column).
 #[pyfunction]
 #[pyo3(signature = (batch, *, ladder="se", max_rating=None, threads=None))]
 pub fn rate<'py>(
@@ -137,8 +137,8 @@ fn rate_chunk(
                     .map_or(u8::MAX, |p| p as u8);
             }
         }
-        if let Some(e) = r.error() {
-            bad.push((i, e));
+        if let Some(e) = r.error_field() {
+            bad.push((i, e.into_owned()));
         }
     }
     bad

@@ -62,8 +62,10 @@ def test_rate_threads_and_statuses():
     bad = sb.rate([PUZZLE, "." * 81, "55" + PUZZLE[2:], "nope"])
     S = sb.RateStatus
     assert bad.status.tolist() == [S.RATED, S.MULTIPLE, S.INVALID, S.MALFORMED]
-    # The CLI's error column: a message for invalid and malformed rows only.
-    assert set(bad.errors) == {2, 3} and bad.errors[3].startswith("character 1 is 'n'")
+    # The CLI's error column: the solutions a multiple row has, the message of invalid and
+    # malformed ones.
+    assert set(bad.errors) == {1, 2, 3} and bad.errors[3].startswith("character 1 is 'n'")
+    assert bad.errors[1] == "2+ solutions"
     assert bad.er[0] > 0 and (bad.er[1:] == 0).all()
     assert bad.hardest_names()[0] in bad.techniques and bad.hardest_names()[1] is None
 

@@ -11,6 +11,7 @@
 pub mod summary;
 pub mod writer;
 
+use std::borrow::Cow;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, PoisonError};
 
@@ -122,6 +123,15 @@ impl RatedRecord {
             return Some(c.to_string());
         }
         self.failure.as_ref().map(|f| f.to_string())
+    }
+
+    /// What the csv and jsonl `error` field says: the message of a malformed, invalid or
+    /// failed record, and `2+ solutions` for a multiple one (the search stops at the second).
+    pub fn error_field(&self) -> Option<Cow<'static, str>> {
+        match self.status {
+            RateStatus::Multiple => Some(Cow::Borrowed("2+ solutions")),
+            _ => self.error().map(Cow::Owned),
+        }
     }
 
     /// True when the record was rated (capped ratings included).

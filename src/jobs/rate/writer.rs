@@ -28,7 +28,6 @@
 //! a dynamic chain followed by its bracketed supporting chains). Steps of other techniques
 //! (aligned triplet exclusion included) have no `chain` field.
 
-use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::engines::rater::{Difficulty, Rating, Step, StepChain};
@@ -88,7 +87,7 @@ impl RateFormat {
         obj.field(name(), &rating.and_then(|x| x.hardest).map(|t| t.name()))?;
         obj.field(name(), &rating.map(|x| x.steps))?;
         obj.field(name(), &rating.map(|x| x.capped))?;
-        if let Some(e) = error_field(r) {
+        if let Some(e) = r.error_field() {
             obj.field(name(), &e)?;
         }
         obj.end()
@@ -114,15 +113,6 @@ impl RateFormat {
             out.write_all(body)?;
         }
         Ok(())
-    }
-}
-
-/// The `error` field of csv and jsonl records: the message of a malformed, invalid or failed
-/// record; for a multiple one, the solutions its search proved (it stops at the second).
-fn error_field(r: &RatedRecord) -> Option<Cow<'static, str>> {
-    match r.status {
-        RateStatus::Multiple => Some(Cow::Borrowed("2+ solutions")),
-        _ => r.error().map(Cow::Owned),
     }
 }
 
@@ -260,7 +250,7 @@ impl RecordFormat for RateFormat {
             }
             None => out.write_all(b",,,,,,,")?,
         }
-        if let Some(e) = error_field(r) {
+        if let Some(e) = r.error_field() {
             write_csv_field(&mut *out, e.as_bytes())?;
         }
         out.write_all(b"\n")
