@@ -35,13 +35,14 @@
 
 use std::cell::{Cell, RefCell};
 
-use super::cell_region::{beats, gather, has, intersect, CellRegion, Propagation};
-use super::eureka::{self, Tree, WithClash};
 use super::forcing::{self, conclusion_removals, Nested};
-use super::key::{self, offer, Key};
-use super::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
-use super::nested::{Nest, NestNodes, NestSet};
+use super::nested::Nest;
 use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
+use super::shared::cell_region::{beats, gather, has, intersect, CellRegion, Propagation};
+use super::shared::eureka::{self, Tree, WithClash};
+use super::shared::key::{self, offer, Key};
+use super::shared::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
+use super::shared::nest_set::{mix, NestNodes, NestSet};
 use crate::engines::rater::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
     HOUSE_MASK,
@@ -480,15 +481,6 @@ impl Implied {
         });
         (count, print)
     }
-}
-
-/// A potential spread over 64 bits, for fingerprints of sets of potentials.
-#[inline]
-fn mix(p: u16) -> u64 {
-    (u64::from(p) + 1)
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        .rotate_left(23)
-        .wrapping_mul(0xbf58_476d_1ce4_e5b9)
 }
 
 /// The propagations of one cell's digits, of the current digit "off" and of one house's

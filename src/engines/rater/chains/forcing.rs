@@ -33,13 +33,13 @@
 //! The links are the board's, unchanged during the step: they are listed once
 //! ([`Graph`]) and read from the lists by every search (and by multiple forcing chains).
 
-use super::closure::Closure;
-use super::key::Key;
-use super::links::{
+use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
+use super::shared::closure::Closure;
+use super::shared::key::Key;
+use super::shared::links::{
     cell_of, conjugate, digit_of, is_on, potential, Graph, Links, Live, Rules, POTENTIALS,
 };
-use super::nested::fingerprint;
-use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
+use super::shared::nest_set::fingerprint;
 use crate::engines::rater::board::{
     cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK, PEERS,
 };

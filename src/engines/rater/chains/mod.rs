@@ -38,17 +38,13 @@
 //! complexity, sort key) ([`key::Key`]); each module's header says what it searches and how
 //! the search is cut without changing that hint.
 
-mod cell_region;
-mod closure;
 mod dynamic;
-mod eureka;
 mod forcing;
-mod key;
-mod links;
 mod multiple;
 mod nested;
 mod nishio;
 mod plus;
+mod shared;
 #[cfg(test)]
 mod tests;
 mod triplet;
@@ -60,7 +56,8 @@ use super::hint::Hint;
 use super::quiet::Quiet;
 use super::Technique;
 use forcing::{Kind, Pass};
-use links::{cell_of, digit_of, is_on};
+use shared::links::{cell_of, digit_of, is_on};
+use shared::{closure, eureka, key, links};
 
 /// Scratch of the chain producers; one per rater, allocated once.
 pub(crate) struct Chains {

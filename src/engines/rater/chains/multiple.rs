@@ -26,14 +26,14 @@
 //! ([`Closure`], listed once per step): a cell or a house whose assumptions' reaches share
 //! no potential concludes nothing, and its propagations are left out (on top1465, most).
 
-use super::cell_region::{first_place, CellRegion, Propagation};
-use super::closure::Closure;
-use super::eureka::{self, Tree, ROOT};
 use super::forcing::{conclusion_removals, on_parents, Nested};
-use super::key::{self, Key};
-use super::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
-use super::nested::NestSet;
 use super::plus::{add_cells, add_digits, SET_WORDS};
+use super::shared::cell_region::{first_place, CellRegion, Propagation};
+use super::shared::closure::Closure;
+use super::shared::eureka::{self, Tree, ROOT};
+use super::shared::key::{self, Key};
+use super::shared::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
+use super::shared::nest_set::NestSet;
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
 };

@@ -26,9 +26,9 @@
 //! and "off" for the solution's digit are searched. The state is one digit's plane, so a
 //! search is a few dozen mask operations.
 
-use super::eureka::{self, Tree, WithClash, ROOT};
-use super::key::Key;
-use super::links::{cell_of, potential};
+use super::shared::eureka::{self, Tree, WithClash, ROOT};
+use super::shared::key::Key;
+use super::shared::links::{cell_of, is_on, potential};
 use crate::engines::rater::board::{
     cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK,
 };
@@ -284,7 +284,7 @@ struct OnDigit<'a> {
 impl Tree for OnDigit<'_> {
     fn parent(&self, p: u16) -> u16 {
         let c = cell_of(p);
-        let (parent, on) = if super::links::is_on(p) {
+        let (parent, on) = if is_on(p) {
             (self.nishio.on_parent[c], false)
         } else {
             (self.nishio.off_parent[c], true)
@@ -296,7 +296,7 @@ impl Tree for OnDigit<'_> {
         }
     }
     fn hidden(&self, p: u16, visit: &mut dyn FnMut(u16)) {
-        if super::links::is_on(p) {
+        if is_on(p) {
             for o in cells_of(self.nishio.on_hidden[cell_of(p)]) {
                 visit(potential(o, self.digit, false));
             }

@@ -3,8 +3,8 @@
 
 use super::dynamic::{Dynamic, Every, Kind};
 use super::forcing::Nested;
-use super::links::{cell_of, digit_of, is_on};
 use super::plus::{add_digits, CandSet, SET_WORDS};
+use super::shared::links::{cell_of, digit_of, is_on};
 use crate::engines::rater::board::{Board, CELLS};
 use crate::engines::rater::Difficulty;
 

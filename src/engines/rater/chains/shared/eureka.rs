@@ -22,7 +22,7 @@
 //! nodes, `(5)r2c8-(3)r2c8`. A node's digit is left out when it is the previous node's last
 //! digit (and its cell differs).
 //!
-//! The dynamic producers ([`nishio`](super::nishio), [`dynamic`](super::dynamic)) also have
+//! The dynamic producers ([`nishio`](super::super::nishio), [`dynamic`](super::super::dynamic)) also have
 //! links that read removals made earlier on other paths from the same assumption (SE's
 //! *hidden parents*: a house left with two places, a cell with two candidates). A branch of
 //! theirs is its main chain, from the assumption to the conclusion, followed by one bracketed

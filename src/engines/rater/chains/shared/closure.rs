@@ -8,12 +8,12 @@
 //! (over the board's potentials only, numbered densely).
 //!
 //! What uses it:
-//! - "Forcing Chains & Cycles" ([`forcing`](super::forcing)): the X and Y passes walk
+//! - "Forcing Chains & Cycles" ([`forcing`](super::super::forcing)): the X and Y passes walk
 //!   subgraphs of this one, so their searches reach less. A search from "s on" finds a
 //!   chain only if "s off" is reachable, and closes a cycle only if an "on" potential other
 //!   than the start that it reaches links to an "off" potential that links strongly back to
 //!   the start; a search from "s off" finds a chain only if "s on" is reachable.
-//! - Multiple forcing chains ([`multiple`](super::multiple)): a propagation implies a subset
+//! - Multiple forcing chains ([`multiple`](super::super::multiple)): a propagation implies a subset
 //!   of its reach (it stops at a clash), so a cell or region forcing chain concludes only
 //!   potentials in the intersection of its assumptions' reaches.
 

@@ -11,7 +11,7 @@
 
 use super::key::{self, offer};
 use super::links::{is_on, potential, POTENTIALS};
-use super::nested::{NestNodes, NestSet};
+use super::nest_set::{NestNodes, NestSet};
 use crate::engines::rater::board::{digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 const WORDS: usize = POTENTIALS.div_ceil(64);
