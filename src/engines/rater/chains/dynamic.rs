@@ -37,8 +37,8 @@ use std::cell::{Cell, RefCell};
 
 use super::forcing::{self, conclusion_removals, Nested};
 use super::nested::Nest;
-use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
-use super::shared::cell_region::{beats, gather, has, intersect, CellRegion, Propagation};
+use super::shared::bits::{CandSet, PotSet};
+use super::shared::cell_region::{beats, gather, CellRegion, Propagation};
 use super::shared::eureka::{self, Tree, WithClash};
 use super::shared::key::{self, offer, Key};
 use super::shared::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
@@ -48,7 +48,6 @@ use crate::engines::rater::board::{
     HOUSE_MASK,
 };
 
-const WORDS: usize = POTENTIALS.div_ceil(64);
 const NONE: u16 = u16::MAX;
 /// A first parent at or above this is no potential but `RULE | i`: the removal was made
 /// by a basic rule ([`plus`]), its parents `rule_parents[i]`.
@@ -69,7 +68,7 @@ struct Parents {
 pub(crate) struct Implied {
     cands: [u16; CELLS],
     planes: [u128; 9],
-    set: [u64; WORDS],
+    set: PotSet,
     order: [u16; POTENTIALS],
     len: usize,
     parent: [u16; POTENTIALS],
@@ -111,7 +110,7 @@ impl Implied {
         Implied {
             cands: [0; CELLS],
             planes: [0; 9],
-            set: [0; WORDS],
+            set: PotSet::EMPTY,
             order: [0; POTENTIALS],
             len: 0,
             parent: [NONE; POTENTIALS],
@@ -129,7 +128,7 @@ impl Implied {
 
     #[inline]
     fn has(&self, p: u16) -> bool {
-        has(&self.set, p)
+        self.set.has(p)
     }
 
     /// The lower bound of `p`'s ancestor count its [`Implied::depth`] holds.
@@ -140,7 +139,7 @@ impl Implied {
 
     #[inline]
     fn add(&mut self, p: u16, parents: Parents) {
-        self.set[p as usize >> 6] |= 1u64 << (p & 63);
+        self.set.insert(p);
         self.parent[p as usize] = parents.first;
         self.depth[p as usize].set(self.depth_under(parents.first));
         self.hidden_cell[p as usize] = parents.hidden_cell;
@@ -154,7 +153,7 @@ impl Implied {
     /// SE's dynamic `doChaining` from `root`.
     fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
         for i in 0..self.len {
-            self.set[self.order[i] as usize >> 6] = 0;
+            self.set.clear_word_of(self.order[i]);
         }
         self.len = 0;
         self.clash = None;
@@ -412,19 +411,19 @@ impl Implied {
         parents: Option<Parents>,
         mut each: impl FnMut(u16, Parents) -> u32,
     ) -> u32 {
-        let mut seen = [0u64; WORDS];
+        let mut seen = PotSet::EMPTY;
         // A potential is pushed once at most: the reserved room always holds them.
         let mut stack = self.stack.borrow_mut();
         stack.clear();
-        seen[p as usize >> 6] |= 1u64 << (p & 63);
+        seen.insert(p);
         let mut count = 1;
         let mut next = Some((p, parents.unwrap_or_else(|| self.parents_of(p))));
         while let Some((q, pp)) = next {
             let (c, d) = (cell_of(q), digit_of(q));
             count += each(q, pp);
             let mut visit = |x: u16| {
-                if seen[x as usize >> 6] >> (x & 63) & 1 == 0 {
-                    seen[x as usize >> 6] |= 1u64 << (x & 63);
+                if !seen.has(x) {
+                    seen.insert(x);
                     stack.push(x);
                     count += 1;
                 }
@@ -469,11 +468,11 @@ impl Implied {
             print = print.wrapping_add(mix(q));
             if is_on(q) {
                 match pp.hidden_region >> 9 {
-                    0 if pp.first != NONE => add_digits(rules, c, src.cands[c] & !b.cands[c]),
+                    0 if pp.first != NONE => rules.add_digits(c, src.cands[c] & !b.cands[c]),
                     0 => {}
                     k => {
                         let h = CELL_HOUSES[c][k as usize - 1] as usize;
-                        add_cells(rules, src.planes[d] & !b.planes[d] & HOUSE_MASK[h], d);
+                        rules.add_cells(src.planes[d] & !b.planes[d] & HOUSE_MASK[h], d);
                     }
                 }
             }
@@ -490,7 +489,7 @@ pub(crate) struct Every {
     per_digit: Vec<Box<Implied>>,
     off: Box<Implied>,
     places: Vec<Box<Implied>>,
-    common: [u64; WORDS],
+    common: PotSet,
     /// The difficulty of the hints before the length bonus.
     base: f64,
     /// The nested scratch the propagations are handed (unused at level 0).
@@ -506,7 +505,7 @@ impl Every {
             per_digit: (0..9).map(|_| Box::new(Implied::new(level))).collect(),
             off: Box::new(Implied::new(level)),
             places: (0..9).map(|_| Box::new(Implied::new(level))).collect(),
-            common: [0; WORDS],
+            common: PotSet::EMPTY,
             base: BASES[level as usize],
             nest: Nest::new(level),
         })
@@ -582,11 +581,9 @@ impl Every {
                 let o = HOUSE_CELLS[h][i] as usize;
                 let x = &mut self.places[i];
                 x.propagate(b, potential(o, v, true), &mut self.nest);
-                for w in 0..WORDS {
-                    self.common[w] &= x.set[w];
-                }
+                self.common.intersect(&x.set);
             }
-            if self.common == [0; WORDS] {
+            if self.common.is_empty() {
                 continue;
             }
             let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
@@ -599,12 +596,12 @@ impl Every {
             }
             for on in [true, false] {
                 for &p in own.found() {
-                    if is_on(p) != on || self.common[p as usize >> 6] >> (p & 63) & 1 == 0 {
+                    if is_on(p) != on || !self.common.has(p) {
                         continue;
                     }
                     let at = (p, self.base, 6);
                     if let Some(mut hint) = conclusion(src, b, at, &chains[..n], out.len()) {
-                        add_cells(&mut hint.parents, lost, v);
+                        hint.parents.add_cells(lost, v);
                         out.push(hint);
                     }
                 }
@@ -627,7 +624,7 @@ impl Every {
                     continue;
                 }
                 if let Some(mut hint) = conclusion(src, b, (p, self.base, 5), chains, out.len()) {
-                    add_digits(&mut hint.parents, c, src.cands[c] & !b.cands[c]);
+                    hint.parents.add_digits(c, src.cands[c] & !b.cands[c]);
                     out.push(hint);
                 }
             }
@@ -653,7 +650,7 @@ fn clash_hint(
         hidden_region: 0,
     });
     let mut hint = forcing::nested(Key::NONE, order);
-    add_digits(&mut hint.removals, c, removals);
+    hint.removals.add_digits(c, removals);
     let mut nodes = x.nodes.borrow_mut();
     nodes.clear();
     let mut head = 0;
@@ -676,7 +673,7 @@ fn conclusion(
     order: usize,
 ) -> Option<Nested> {
     let removals = conclusion_removals(b, p)?;
-    let mut parents = [0; SET_WORDS];
+    let mut parents = CandSet::EMPTY;
     let mut complexity = 0;
     let mut print = 0u64;
     let mut nodes = chains[0].nodes.borrow_mut();
@@ -711,12 +708,8 @@ fn unpack_region(cell: usize, packed: u16) -> u128 {
 
 /// Visits the "off" potentials of a set of candidates, in candidate order.
 fn for_each_off(set: &CandSet, visit: &mut impl FnMut(u16)) {
-    for (w, &word) in set.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            visit(((w * 64 + bits.trailing_zeros() as usize) << 1) as u16);
-            bits &= bits - 1;
-        }
+    for candidate in set.iter() {
+        visit((candidate << 1) as u16);
     }
 }
 
@@ -853,7 +846,7 @@ impl Dynamic {
         }
         let own = &self.cr.per_digit[v];
         let mut common = own.set;
-        if !intersect(&mut common, &self.off.set) {
+        if !common.intersect(&self.off.set) {
             return;
         }
         gather(own.found(), &common, &mut self.list);
@@ -900,7 +893,7 @@ impl Propagation for Implied {
     fn found(&self) -> &[u16] {
         &self.order[..self.len]
     }
-    fn set(&self) -> &[u64; WORDS] {
+    fn set(&self) -> &PotSet {
         &self.set
     }
     fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32 {

@@ -33,7 +33,7 @@
 //! The links are the board's, unchanged during the step: they are listed once
 //! ([`Graph`]) and read from the lists by every search (and by multiple forcing chains).
 
-use super::plus::{add_cells, add_digits, CandSet, SET_WORDS};
+use super::shared::bits::CandSet;
 use super::shared::closure::Closure;
 use super::shared::key::Key;
 use super::shared::links::{
@@ -537,7 +537,7 @@ impl Search {
                         let mut hint = nested(Key::new(cycle_base, d + 1, sort), out.len());
                         hint.chain = self.fingerprint(p, &[x, root]);
                         for (digit, &cells) in elim.iter().enumerate() {
-                            add_cells(&mut hint.removals, cells, digit);
+                            hint.removals.add_cells(cells, digit);
                         }
                         // The loop read forwards (to "root on" again) and backwards: its
                         // "on" potentials rest on their links, and so do its "off" ones
@@ -558,7 +558,8 @@ impl Search {
             let depth = u32::from(self.depth[p as usize]);
             let mut hint = nested(Key::new(chain_base, depth + 1, sort), out.len());
             hint.chain = self.fingerprint(p, &[root_off]);
-            add_cells(&mut hint.removals, 1u128 << cell_of(root), digit_of(root));
+            hint.removals
+                .add_cells(1u128 << cell_of(root), digit_of(root));
             self.path_parents(src, b, p, true, &mut hint.parents);
             out.push(hint);
         }
@@ -599,7 +600,7 @@ impl Search {
                     let c = cell_of(root);
                     let others = b.cands[c] & !(1 << digit_of(root));
                     for digit in digits_of(others) {
-                        add_cells(&mut hint.removals, 1u128 << c, digit);
+                        hint.removals.add_cells(1u128 << c, digit);
                     }
                     if others != 0 {
                         self.path_parents(src, b, p, true, &mut hint.parents);
@@ -648,8 +649,8 @@ pub(crate) fn nested(key: Key, order: usize) -> Nested {
     Nested {
         key,
         order: order as u32,
-        removals: [0; SET_WORDS],
-        parents: [0; SET_WORDS],
+        removals: CandSet::EMPTY,
+        parents: CandSet::EMPTY,
         chain: 0,
     }
 }
@@ -658,7 +659,7 @@ pub(crate) fn nested(key: Key, order: usize) -> Nested {
 /// candidates, an "off" one its own candidate; none when that is nothing (SE's `isWorth`).
 pub(crate) fn conclusion_removals(b: &Board, p: u16) -> Option<CandSet> {
     let (c, d) = (cell_of(p), digit_of(p));
-    let mut removals = [0; SET_WORDS];
+    let mut removals = CandSet::EMPTY;
     let digits = if is_on(p) {
         b.cands[c] & !(1 << d)
     } else {
@@ -667,7 +668,7 @@ pub(crate) fn conclusion_removals(b: &Board, p: u16) -> Option<CandSet> {
     if digits == 0 {
         return None;
     }
-    add_digits(&mut removals, c, digits);
+    removals.add_digits(c, digits);
     Some(removals)
 }
 
@@ -678,13 +679,13 @@ pub(crate) fn conclusion_removals(b: &Board, p: u16) -> Option<CandSet> {
 pub(crate) fn on_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
     let (fc, tc, d) = (cell_of(from), cell_of(to), digit_of(to));
     if fc == tc {
-        add_digits(set, tc, src.cands[tc] & !b.cands[tc]);
+        set.add_digits(tc, src.cands[tc] & !b.cands[tc]);
         return;
     }
     for &h in &CELL_HOUSES[fc] {
         let m = HOUSE_MASK[h as usize];
         if m >> tc & 1 == 1 && two_cells(b.planes[d] & m) {
-            add_cells(set, src.planes[d] & !b.planes[d] & m, d);
+            set.add_cells(src.planes[d] & !b.planes[d] & m, d);
             return;
         }
     }
@@ -696,13 +697,13 @@ pub(crate) fn on_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut C
 fn off_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
     let (fc, tc, d) = (cell_of(from), cell_of(to), digit_of(to));
     if fc == tc {
-        add_digits(set, tc, src.cands[tc] & !b.cands[tc]);
+        set.add_digits(tc, src.cands[tc] & !b.cands[tc]);
         return;
     }
     for &h in &CELL_HOUSES[fc] {
         let m = HOUSE_MASK[h as usize];
         if m >> tc & 1 == 1 {
-            add_cells(set, src.planes[d] & !b.planes[d] & m, d);
+            set.add_cells(src.planes[d] & !b.planes[d] & m, d);
             return;
         }
     }

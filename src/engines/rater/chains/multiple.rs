@@ -27,7 +27,7 @@
 //! no potential concludes nothing, and its propagations are left out (on top1465, most).
 
 use super::forcing::{conclusion_removals, on_parents, Nested};
-use super::plus::{add_cells, add_digits, SET_WORDS};
+use super::shared::bits::{CandSet, PotSet};
 use super::shared::cell_region::{first_place, CellRegion, Propagation};
 use super::shared::closure::Closure;
 use super::shared::eureka::{self, Tree, ROOT};
@@ -38,12 +38,10 @@ use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
 };
 
-const WORDS: usize = POTENTIALS.div_ceil(64);
-
 /// What one assumption implies: the potentials in the order found, with their depths and
 /// the potential each was implied from (for the chains of `--steps`).
 pub(crate) struct Implied {
-    set: [u64; WORDS],
+    set: PotSet,
     depth: [u16; POTENTIALS],
     parent: [u16; POTENTIALS],
     order: [u16; POTENTIALS],
@@ -53,7 +51,7 @@ pub(crate) struct Implied {
 impl Implied {
     const fn new() -> Implied {
         Implied {
-            set: [0; WORDS],
+            set: PotSet::EMPTY,
             depth: [0; POTENTIALS],
             parent: [ROOT; POTENTIALS],
             order: [0; POTENTIALS],
@@ -63,12 +61,12 @@ impl Implied {
 
     #[inline]
     fn has(&self, p: u16) -> bool {
-        self.set[p as usize >> 6] >> (p & 63) & 1 != 0
+        self.set.has(p)
     }
 
     #[inline]
     fn add(&mut self, p: u16, depth: u16, parent: u16) {
-        self.set[p as usize >> 6] |= 1u64 << (p & 63);
+        self.set.insert(p);
         self.depth[p as usize] = depth;
         self.parent[p as usize] = parent;
         self.order[self.len] = p;
@@ -78,7 +76,7 @@ impl Implied {
     fn clear(&mut self) {
         for i in 0..self.len {
             let p = self.order[i];
-            self.set[p as usize >> 6] = 0;
+            self.set.clear_word_of(p);
         }
         self.len = 0;
     }
@@ -139,7 +137,7 @@ impl Propagation for Implied {
     fn found(&self) -> &[u16] {
         &self.order[..self.len]
     }
-    fn set(&self) -> &[u64; WORDS] {
+    fn set(&self) -> &PotSet {
         &self.set
     }
     fn complexity(&self, p: u16, _: &mut NestSet<'_>) -> u32 {
@@ -260,7 +258,7 @@ impl Multiple {
 pub(crate) struct Every {
     per_digit: Vec<Implied>,
     places: Vec<Implied>,
-    common: [u64; WORDS],
+    common: PotSet,
 }
 
 impl Every {
@@ -268,7 +266,7 @@ impl Every {
         Box::new(Every {
             per_digit: (0..9).map(|_| Implied::new()).collect(),
             places: (0..9).map(|_| Implied::new()).collect(),
-            common: [0; WORDS],
+            common: PotSet::EMPTY,
         })
     }
 
@@ -307,23 +305,21 @@ impl Every {
                 let o = HOUSE_CELLS[h][i] as usize;
                 let x = &mut self.places[i];
                 x.propagate(&Live(b), potential(o, v, true));
-                for w in 0..WORDS {
-                    self.common[w] &= x.set[w];
-                }
+                self.common.intersect(&x.set);
             }
-            if self.common == [0; WORDS] {
+            if self.common.is_empty() {
                 continue;
             }
             let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
             for on in [true, false] {
                 for &p in own.found() {
-                    if is_on(p) != on || self.common[p as usize >> 6] >> (p & 63) & 1 == 0 {
+                    if is_on(p) != on || !self.common.has(p) {
                         continue;
                     }
                     let chains =
                         std::iter::once(own).chain(digits_of(rest).map(|i| &self.places[i]));
                     if let Some(mut hint) = conclusion(src, b, p, 6, chains, out.len()) {
-                        add_cells(&mut hint.parents, lost, v);
+                        hint.parents.add_cells(lost, v);
                         out.push(hint);
                     }
                 }
@@ -342,7 +338,7 @@ impl Every {
                 }
                 let chains = digits_of(cands).map(|v| &self.per_digit[v]);
                 if let Some(mut hint) = conclusion(src, b, p, 5, chains, out.len()) {
-                    add_digits(&mut hint.parents, c, src.cands[c] & !b.cands[c]);
+                    hint.parents.add_digits(c, src.cands[c] & !b.cands[c]);
                     out.push(hint);
                 }
             }
@@ -362,7 +358,7 @@ fn conclusion<'a>(
     order: usize,
 ) -> Option<Nested> {
     let removals = conclusion_removals(b, p)?;
-    let mut parents = [0; SET_WORDS];
+    let mut parents = CandSet::EMPTY;
     let mut complexity = 0;
     let mut print = 0x2545_f491_4f6c_dd1d_u64;
     for x in chains {

@@ -58,7 +58,8 @@
 use super::dynamic;
 use super::forcing::{Nested, Search};
 use super::multiple::Every;
-use super::plus::{self, CandSet, SET_WORDS};
+use super::plus;
+use super::shared::bits::CandSet;
 use crate::engines::rater::board::{Board, CELLS, HOUSE_CELLS};
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
@@ -417,7 +418,7 @@ impl Nest {
             .hints
             .iter()
             .zip(&self.dropped)
-            .filter(|(h, &dropped)| !dropped && h.parents != [0; SET_WORDS]);
+            .filter(|(h, &dropped)| !dropped && !h.parents.is_empty());
         let e = self.memo.room(src, cands, e, kept.clone().count());
         let first = self.memo.given.len() as u32;
         for (h, _) in kept {
@@ -434,7 +435,7 @@ impl Nest {
 
 /// A hash of a set of candidates, to find the hints with the same removals.
 fn hash(set: &CandSet) -> u64 {
-    set.iter().fold(0u64, |h, &w| {
+    set.words().iter().fold(0u64, |h, &w| {
         (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
     })
 }

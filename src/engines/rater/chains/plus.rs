@@ -19,15 +19,10 @@
 //! with none would hold without the assumption). SE keeps a hint's removals in a hash map
 //! of cells; here they come in cell order, then digit order.
 
+use super::shared::bits::CandSet;
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, BLOCK, CELLS, COL, HOUSE_CELLS, HOUSE_MASK, ROW,
 };
-
-/// Words of a set of candidates (bit `cell * 9 + digit`).
-pub(crate) const SET_WORDS: usize = (CELLS * 9).div_ceil(64);
-
-/// A set of candidates, a bit each (`cell * 9 + digit`).
-pub(crate) type CandSet = [u64; SET_WORDS];
 
 /// The hints of the first rule with a hint that rests on the reduction from `b` to
 /// (`cands`, `planes`), in SE's order: `emit(parents, removals)` for each. Whether there
@@ -44,22 +39,6 @@ pub(crate) fn rules(
         || x_wings(b, planes, emit)
 }
 
-/// Adds `cells` of digit `d` to `set`.
-pub(crate) fn add_cells(set: &mut CandSet, cells: u128, d: usize) {
-    for c in cells_of(cells) {
-        let i = c * 9 + d;
-        set[i >> 6] |= 1 << (i & 63);
-    }
-}
-
-/// Adds the digits of `mask` in cell `c` to `set`.
-pub(crate) fn add_digits(set: &mut CandSet, c: usize, mask: u16) {
-    for d in digits_of(mask) {
-        let i = c * 9 + d;
-        set[i >> 6] |= 1 << (i & 63);
-    }
-}
-
 /// A hint of one digit: its `lost` places as parents, `removals` off. Emitted (`true`) when it
 /// has both.
 fn emit_digit(
@@ -71,9 +50,9 @@ fn emit_digit(
     if removals == 0 || lost == 0 {
         return false;
     }
-    let (mut parents, mut out) = ([0; SET_WORDS], [0; SET_WORDS]);
-    add_cells(&mut parents, lost, d);
-    add_cells(&mut out, removals, d);
+    let (mut parents, mut out) = (CandSet::EMPTY, CandSet::EMPTY);
+    parents.add_cells(lost, d);
+    out.add_cells(removals, d);
     emit(&parents, &out);
     true
 }
@@ -126,14 +105,14 @@ fn hidden_pairs(
                     continue;
                 }
                 let keep = 1 << x | 1 << y;
-                let mut out = [0; SET_WORDS];
+                let mut out = CandSet::EMPTY;
                 for c in cells_of(both) {
-                    add_digits(&mut out, c, cands[c] & !keep);
+                    out.add_digits(c, cands[c] & !keep);
                 }
-                let mut parents = [0; SET_WORDS];
-                add_cells(&mut parents, b.planes[x] & m & !both, x);
-                add_cells(&mut parents, b.planes[y] & m & !both, y);
-                if out == [0; SET_WORDS] || parents == [0; SET_WORDS] {
+                let mut parents = CandSet::EMPTY;
+                parents.add_cells(b.planes[x] & m & !both, x);
+                parents.add_cells(b.planes[y] & m & !both, y);
+                if out.is_empty() || parents.is_empty() {
                     continue;
                 }
                 emit(&parents, &out);
@@ -158,17 +137,17 @@ fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut dyn FnMut(&CandSet, &
                 if ki.count_ones() < 2 || kj.count_ones() < 2 || both.count_ones() != 2 {
                     continue;
                 }
-                let mut out = [0; SET_WORDS];
+                let mut out = CandSet::EMPTY;
                 for &o in &HOUSE_CELLS[h] {
                     let o = o as usize;
                     if o != ci && o != cj {
-                        add_digits(&mut out, o, cands[o] & both);
+                        out.add_digits(o, cands[o] & both);
                     }
                 }
-                let mut parents = [0; SET_WORDS];
-                add_digits(&mut parents, ci, b.cands[ci] & !both);
-                add_digits(&mut parents, cj, b.cands[cj] & !both);
-                if out == [0; SET_WORDS] || parents == [0; SET_WORDS] {
+                let mut parents = CandSet::EMPTY;
+                parents.add_digits(ci, b.cands[ci] & !both);
+                parents.add_digits(cj, b.cands[cj] & !both);
+                if out.is_empty() || parents.is_empty() {
                     continue;
                 }
                 emit(&parents, &out);

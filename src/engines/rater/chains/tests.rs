@@ -3,7 +3,7 @@
 
 use super::dynamic::{Dynamic, Every, Kind};
 use super::forcing::Nested;
-use super::plus::{add_digits, CandSet, SET_WORDS};
+use super::shared::bits::CandSet;
 use super::shared::links::{cell_of, digit_of, is_on};
 use crate::engines::rater::board::{Board, CELLS};
 use crate::engines::rater::Difficulty;
@@ -25,8 +25,8 @@ pub(super) fn first_hint(puzzle: &str, level: u8) -> Option<String> {
     } else {
         1 << d
     };
-    let mut removals = [0; SET_WORDS];
-    add_digits(&mut removals, c, removed);
+    let mut removals = CandSet::EMPTY;
+    removals.add_digits(c, removed);
     let kind = match found.kind {
         Kind::Contradiction => "Contradiction",
         Kind::Double { .. } => "Double",
@@ -86,12 +86,10 @@ fn grids(puzzle: &str, removals: &str) -> (Board, Board) {
 
 /// A set of candidates as SE's probe writes it.
 fn write_set(set: &CandSet) -> String {
-    let mut out = Vec::new();
-    for i in 0..CELLS * 9 {
-        if set[i >> 6] >> (i & 63) & 1 != 0 {
-            out.push(format!("r{}c{}-{}", i / 81 + 1, i / 9 % 9 + 1, i % 9 + 1));
-        }
-    }
+    let out: Vec<String> = set
+        .iter()
+        .map(|i| format!("r{}c{}-{}", i / 81 + 1, i / 9 % 9 + 1, i % 9 + 1))
+        .collect();
     out.join(",")
 }
 

@@ -9,12 +9,11 @@
 //! forcing chain, once every digit of `c` is done, concludes a potential implied by every
 //! digit of `c` (in the order the first digit's propagation found it, "on" first).
 
+use super::bits::PotSet;
 use super::key::{self, offer};
 use super::links::{is_on, potential, POTENTIALS};
 use super::nest_set::{NestNodes, NestSet};
 use crate::engines::rater::board::{digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
-
-const WORDS: usize = POTENTIALS.div_ceil(64);
 
 /// What cell and region forcing chains need of one propagation from an assumption.
 pub(crate) trait Propagation {
@@ -25,7 +24,7 @@ pub(crate) trait Propagation {
     /// The potentials implied, in the order found.
     fn found(&self) -> &[u16];
     /// The implied potentials as a set, a bit each.
-    fn set(&self) -> &[u64; WORDS];
+    fn set(&self) -> &PotSet;
     /// The complexity implied potential `p` adds to a hint whose other chains rest on the
     /// nested chains of `nested` (those `p` rests on are added to it; each counts once).
     fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32;
@@ -51,7 +50,7 @@ pub(crate) struct CellRegion<I> {
     kept_from: Vec<u16>,
     /// Each candidate's place in `kept` plus one (0: not kept).
     place_of: Vec<u8>,
-    common: [u64; WORDS],
+    common: PotSet,
     /// The potentials of `common` left to conclude, in the order they are offered.
     list: Vec<u16>,
     sum: [u32; POTENTIALS],
@@ -80,7 +79,7 @@ impl<I: Propagation> CellRegion<I> {
             kept: (0..keep).map(|_| Box::new(make())).collect(),
             kept_from: vec![FREE; keep],
             place_of: vec![0; if keep > 0 { CELLS * 9 } else { 0 }],
-            common: [0; WORDS],
+            common: PotSet::EMPTY,
             list: Vec::with_capacity(POTENTIALS),
             sum: [0; POTENTIALS],
             heads: vec![0; if nests { POTENTIALS } else { 0 }],
@@ -180,7 +179,7 @@ impl<I: Propagation> CellRegion<I> {
                     Some(at) => &self.kept[at],
                     None => &self.other,
                 };
-                if !intersect(&mut self.common, other.set()) {
+                if !self.common.intersect(other.set()) {
                     // Nothing implied by every place so far: no later place can change that.
                     self.list.clear();
                     break;
@@ -195,7 +194,7 @@ impl<I: Propagation> CellRegion<I> {
                 let mut left = 0;
                 for i in 0..self.list.len() {
                     let p = self.list[i];
-                    if !has(&self.common, p) {
+                    if !self.common.has(p) {
                         continue;
                     }
                     let so_far = if first {
@@ -243,7 +242,7 @@ impl<I: Propagation> CellRegion<I> {
         let own = &self.per_digit[cands.trailing_zeros() as usize];
         self.common = *own.set();
         for v in digits_of(cands & (cands - 1)) {
-            if !intersect(&mut self.common, self.per_digit[v].set()) {
+            if !self.common.intersect(self.per_digit[v].set()) {
                 return;
             }
         }
@@ -264,33 +263,16 @@ impl<I: Propagation> CellRegion<I> {
     }
 }
 
-/// Whether `p` is in `set`.
-#[inline]
-pub(crate) fn has(set: &[u64; WORDS], p: u16) -> bool {
-    set[p as usize >> 6] >> (p & 63) & 1 != 0
-}
-
-/// `common` &= `set`; whether anything is left.
-#[inline]
-pub(crate) fn intersect(common: &mut [u64; WORDS], set: &[u64; WORDS]) -> bool {
-    let mut any = 0;
-    for (c, s) in common.iter_mut().zip(set) {
-        *c &= s;
-        any |= *c;
-    }
-    any != 0
-}
-
 /// The potentials of `found` in `set` into `list`: the "on" ones, then the "off" ones, each
 /// in the order found (the order SE's hints are discovered in).
-pub(crate) fn gather(found: &[u16], set: &[u64; WORDS], list: &mut Vec<u16>) {
+pub(crate) fn gather(found: &[u16], set: &PotSet, list: &mut Vec<u16>) {
     list.clear();
     for on in [true, false] {
         list.extend(
             found
                 .iter()
                 .copied()
-                .filter(|&p| is_on(p) == on && has(set, p)),
+                .filter(|&p| is_on(p) == on && set.has(p)),
         );
     }
 }

@@ -17,6 +17,7 @@
 //!   of its reach (it stops at a clash), so a cell or region forcing chain concludes only
 //!   potentials in the intersection of its assumptions' reaches.
 
+use super::bits::{has_in, insert_in, intersect_in, union_in};
 use super::links::{conjugate, is_on, Graph, Links, Rules, POTENTIALS};
 use crate::engines::rater::board::{cells_of, digits_of, Board};
 
@@ -134,7 +135,7 @@ impl Closure {
                     let x = self.stack[i];
                     self.on_stack[x as usize] = false;
                     self.comp[x as usize] = comps;
-                    self.reach[base + (x as usize >> 6)] |= 1u64 << (x & 63);
+                    insert_in(&mut self.reach[base..], x as usize);
                 }
                 for i in from..self.stack.len() {
                     let p = self.nodes[self.stack[i] as usize];
@@ -145,9 +146,9 @@ impl Closure {
                         if other == base {
                             continue;
                         }
-                        for k in 0..self.words {
-                            self.reach[base + k] |= self.reach[other + k];
-                        }
+                        // Completed before: its row lies below this one.
+                        let (done, row) = self.reach.split_at_mut(base);
+                        union_in(row, &done[other..other + self.words]);
                     }
                 }
                 self.stack.truncate(from);
@@ -178,7 +179,7 @@ impl Closure {
     #[inline]
     pub(crate) fn reaches(&self, from: u16, to: u16) -> bool {
         let i = self.index[to as usize] as usize;
-        self.set(from)[i >> 6] >> (i & 63) & 1 != 0
+        has_in(self.set(from), i)
     }
 
     /// Whether a search from "on" potential `root` may close a cycle back to it: some "on"
@@ -196,7 +197,7 @@ impl Closure {
                 .any(|&y| {
                     let on = conjugate(y);
                     let i = self.index[on as usize] as usize;
-                    on != root && set[i >> 6] >> (i & 63) & 1 != 0
+                    on != root && has_in(set, i)
                 })
         })
     }
@@ -205,13 +206,7 @@ impl Closure {
     pub(crate) fn meet(&self, from: impl Iterator<Item = u16>) -> bool {
         let mut common = [!0u64; MAX_WORDS];
         for p in from {
-            let set = self.set(p);
-            let mut any = 0;
-            for k in 0..self.words {
-                common[k] &= set[k];
-                any |= common[k];
-            }
-            if any == 0 {
+            if !intersect_in(&mut common[..self.words], self.set(p)) {
                 return false;
             }
         }

@@ -33,9 +33,8 @@
 
 use std::fmt::Write;
 
+use super::bits::PotSet;
 use super::links::{cell_of, digit_of, is_on, POTENTIALS};
-
-const WORDS: usize = POTENTIALS.div_ceil(64);
 
 /// No parent: the assumption a branch starts from.
 pub(crate) const ROOT: u16 = u16::MAX;
@@ -115,18 +114,16 @@ pub(crate) fn write_path(out: &mut String, path: &[u16]) {
 /// Appends the branch of `tree` that ends at `target`: its main chain from the assumption,
 /// then a bracketed chain for each hidden parent not written yet (see the module header).
 pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
-    let mut written = [0u64; WORDS];
+    let mut written = PotSet::EMPTY;
     let mut work = [0u16; POTENTIALS];
     let mut path = [0u16; POTENTIALS];
-    let mark = |set: &mut [u64; WORDS], p: u16| set[p as usize >> 6] |= 1u64 << (p & 63);
-    let has = |set: &[u64; WORDS], p: u16| set[p as usize >> 6] >> (p & 63) & 1 != 0;
     // The main chain: the first parents back to the assumption.
     let (n, _) = back(tree, target, &mut path, |_| false);
     path[..n].reverse();
     write_path(out, &path[..n]);
     let mut queued = 0;
     for &q in &path[..n] {
-        mark(&mut written, q);
+        written.insert(q);
         work[queued] = q;
         queued += 1;
     }
@@ -143,11 +140,11 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
             }
         });
         for &h in &hidden[..k] {
-            if has(&written, h) {
+            if written.has(h) {
                 continue;
             }
             // Back from the removal to the first node already written.
-            let (n, x) = back(tree, h, &mut path, |x| has(&written, x));
+            let (n, x) = back(tree, h, &mut path, |x| written.has(x));
             if x == ROOT {
                 // Unreachable: the assumption is on the main chain.
                 continue;
@@ -158,7 +155,7 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
             write_path(out, &path[..=n]);
             out.push(']');
             for &y in &path[1..=n] {
-                mark(&mut written, y);
+                written.insert(y);
                 if queued < POTENTIALS {
                     work[queued] = y;
                     queued += 1;

@@ -10,6 +10,7 @@
 //! | [`cell_region`] | cell and region forcing chains over any propagation |
 //! | [`eureka`] | chains written in Eureka notation, for `--steps` |
 
+pub(crate) mod bits;
 pub(crate) mod cell_region;
 pub(crate) mod closure;
 pub(crate) mod eureka;
