@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::board::{Board, CELLS};
-use super::chains::{self, Chains};
+use super::chains::Chains;
 use super::hint::Hint;
 use super::quiet::Quiet;
 use super::{als_wings, bug, exclusion, singles, strong, subsets, uniqueness, wings, Difficulty};
@@ -452,7 +452,7 @@ impl Finders {
             Finder::ForcingChains => self.chains.forcing(b, hint, solution),
             Finder::AlignedTripletExclusion { peers_by_index } => {
                 quiet[4].by_cells(b, hint, |h, changed| {
-                    chains::aligned_triplet(b, h, peers_by_index, solution, changed)
+                    exclusion::aligned_triplet(b, h, peers_by_index, solution, changed)
                 })
             }
             Finder::Nishio => self.chains.nishio(b, hint, solution),

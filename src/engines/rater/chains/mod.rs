@@ -6,7 +6,7 @@
 //! | order | producer | hints, difficulty | in the engine |
 //! |---|---|---|---|
 //! | 21 | Forcing Chains & Cycles | X-/Y-cycles 6.5, XY-cycles 7.0; X-forcing chains 6.6, XY-forcing chains 7.0; + length bonus | yes ([`forcing`]) |
-//! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`triplet`]) |
+//! | 22 | Aligned Triplet Exclusion | 7.5 | yes ([`aligned_triplet`](super::exclusion::aligned_triplet): not a chain) |
 //! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
 //! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
 //! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
@@ -47,9 +47,6 @@ mod plus;
 mod shared;
 #[cfg(test)]
 mod tests;
-mod triplet;
-
-pub(crate) use triplet::aligned_triplet;
 
 use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
 use super::hint::Hint;
