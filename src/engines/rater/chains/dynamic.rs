@@ -35,7 +35,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use super::forcing::{self, conclusion_removals, Nested};
+use super::nested::hint::{conclusion_removals, Nested};
 use super::nested::Nest;
 use super::shared::bits::{CandSet, PotSet};
 use super::shared::cell_region::{beats, gather, CellRegion, Propagation};
@@ -516,7 +516,7 @@ impl Every {
     /// the assumptions of a dynamic propagation reduced from `src`, in SE's discovery
     /// order ([`Dynamic::find`]'s), appended to `out`; a hint that removes nothing is left
     /// out, and nothing is cut (as in
-    /// [`Search::every_hint`](super::forcing::Search::every_hint)). A hint's rule parents
+    /// [`every_hint`](super::nested)). A hint's rule parents
     /// are those of the "on" potentials of all its chains (at level 2, through the
     /// removals of the basic rules and nested chains of its propagations, whose parents
     /// SE walks too); the assumptions of a cell hint count as the cell's naked single,
@@ -649,7 +649,7 @@ fn clash_hint(
         hidden_cell: 0,
         hidden_region: 0,
     });
-    let mut hint = forcing::nested(Key::NONE, order);
+    let mut hint = Nested::empty(Key::NONE, order);
     hint.removals.add_digits(c, removals);
     let mut nodes = x.nodes.borrow_mut();
     nodes.clear();

@@ -26,7 +26,7 @@
 //! ([`Closure`], listed once per step): a cell or a house whose assumptions' reaches share
 //! no potential concludes nothing, and its propagations are left out (on top1465, most).
 
-use super::forcing::{conclusion_removals, on_parents, Nested};
+use super::nested::hint::{conclusion_removals, on_parents, Nested};
 use super::shared::bits::{CandSet, PotSet};
 use super::shared::cell_region::{first_place, CellRegion, Propagation};
 use super::shared::closure::Closure;
@@ -272,7 +272,7 @@ impl Every {
 
     /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
     /// reduced from `src`, in SE's discovery order, appended to `out` (nothing is cut, as
-    /// in [`Search::every_hint`](super::forcing::Search::every_hint)): for each cell of
+    /// in [`every_hint`](super::nested)): for each cell of
     /// three candidates or more, for each digit, its region hints, then the cell's hints.
     /// A hint's rule parents are those of the "on" potentials of all its chains (the
     /// assumptions count as the cell's naked single, or the house's hidden single).

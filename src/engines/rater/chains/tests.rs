@@ -2,7 +2,7 @@
 //! (its `Chaining(true, true, false, level).getHints` on the grid of the givens).
 
 use super::dynamic::{Dynamic, Every, Kind};
-use super::forcing::Nested;
+use super::nested::hint::Nested;
 use super::shared::bits::CandSet;
 use super::shared::links::{cell_of, digit_of, is_on};
 use crate::engines::rater::board::{Board, CELLS};

@@ -10,7 +10,7 @@
 //! (difficulty, complexity, sort key) keeping the discovery order among equals, and of the
 //! hints with the same removals only the first is kept. Each kept hint with rule parents
 //! (the candidates the assumption removed that its links need gone: a bivalue cell's lost
-//! candidates, a two-place house's lost places; see [`Search::every_hint`]) turns its
+//! candidates, a two-place house's lost places; see [`forcing::every_hint`]) turns its
 //! removals "off", with those as parents; its complexity is added once to that of any
 //! outer hint that rests on it (SE's `getNestedComplexity`).
 //!
@@ -55,12 +55,16 @@
 //! 2026-12-05: 11,019 of 16,325 on three puzzles). Levels 1-3 share one scratch, and so
 //! one memo.
 
+mod forcing;
+pub(crate) mod hint;
+
 use super::dynamic;
-use super::forcing::{Nested, Search};
+use super::forcing::Search;
 use super::multiple::Every;
 use super::plus;
 use super::shared::bits::CandSet;
 use crate::engines::rater::board::{Board, CELLS, HOUSE_CELLS};
+use hint::Nested;
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
 /// allocates nothing (more would grow the vectors; the most seen on forum_hardest_1106 is
@@ -332,7 +336,7 @@ impl Nest {
         self.hints.clear();
         let (b, out) = (&self.board, &mut self.hints);
         match producer {
-            Producer::Forcing => self.search.every_hint(src, b, out),
+            Producer::Forcing => forcing::every_hint(&mut self.search, src, b, out),
             Producer::Multiple => {
                 let every = self.every.as_mut().expect("level 3 has the scratch");
                 every.hints(src, b, out);

@@ -1,0 +1,171 @@
+//! Every hint of "Forcing Chains & Cycles" ([`forcing`](super::super::forcing)) on a grid an
+//! assumption reduced, for nested chains of levels 2 and 3: SE's `getHints` of
+//! `Chaining(false, false, false, 0)` on that grid, with each hint's rule parents.
+//!
+//! The same searches as the producer's ([`Search::walk`]), none cut: the solution tells
+//! nothing about a grid an assumption reduced, and SE keeps every hint (the first of those
+//! with the same removals, after the sort, is the one that counts).
+
+use super::hint::{off_parents, on_parents, Nested};
+use crate::engines::rater::board::{cells_of, digits_of, Board};
+use crate::engines::rater::chains::forcing::{Back, Pass, Search, Visit, PATH};
+use crate::engines::rater::chains::shared::bits::CandSet;
+use crate::engines::rater::chains::shared::key::Key;
+use crate::engines::rater::chains::shared::links::{
+    cell_of, conjugate, digit_of, is_on, potential, Live,
+};
+use crate::engines::rater::chains::shared::nest_set::fingerprint;
+
+/// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
+/// reduced from `src`, in discovery order, appended to `out`; a hint that removes nothing
+/// is left out.
+pub(crate) fn every_hint(search: &mut Search, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+    for pass in Pass::ALL {
+        for c in cells_of(b.open).filter(|&c| pass.starts(b, c)) {
+            for d in digits_of(b.cands[c]) {
+                let root = potential(c, d, true);
+                every_from_on(search, (src, b), root, pass, out);
+                if pass != Pass::Y {
+                    let mut visit = FromOff {
+                        src,
+                        b,
+                        root,
+                        pass,
+                        out,
+                    };
+                    search.walk(&Live(b), pass.rules(), conjugate(root), &mut visit);
+                }
+            }
+        }
+    }
+}
+
+/// Every cycle back to "root on", then the chain to "root off" (SE's `doCycles`, then
+/// `doForcingChains` from "root on").
+fn every_from_on(
+    search: &mut Search,
+    (src, b): (&Board, &Board),
+    root: u16,
+    pass: Pass,
+    out: &mut Vec<Nested>,
+) {
+    let links = &Live(b);
+    let rules = pass.rules();
+    let mut visit = FromOn {
+        src,
+        b,
+        root,
+        back: Back::new(links, root, rules),
+        bases: pass.bases(),
+        chain_at: None,
+        out,
+    };
+    search.walk(links, rules, root, &mut visit);
+    let (_, chain_base, sort) = pass.bases();
+    if let Some(p) = visit.chain_at {
+        let mut hint = Nested::empty(Key::new(chain_base, search.depth(p) + 1, sort), out.len());
+        hint.chain = path_fingerprint(search, p, &[conjugate(root)]);
+        hint.removals
+            .add_cells(1u128 << cell_of(root), digit_of(root));
+        path_parents(search, (src, b), p, true, &mut hint.parents);
+        out.push(hint);
+    }
+}
+
+/// The cycles of a search from "on" `root`, as found; the first "on" potential linking to
+/// "root off".
+struct FromOn<'a> {
+    src: &'a Board,
+    b: &'a Board,
+    root: u16,
+    back: Back,
+    /// The pass's [`Pass::bases`].
+    bases: (f64, f64, u8),
+    chain_at: Option<u16>,
+    out: &'a mut Vec<Nested>,
+}
+
+impl Visit for FromOn<'_> {
+    #[inline]
+    fn on_link(&mut self, tree: &Search, p: u16, x: u16, d: u32) -> bool {
+        let (cycle_base, chain_base, sort) = self.bases;
+        if chain_base.is_finite() && self.chain_at.is_none() && x == conjugate(self.root) {
+            self.chain_at = Some(p);
+        }
+        if d >= 3 && self.back.has(x) && !tree.is_ancestor(p, x) {
+            let mut elim = [0u128; 9];
+            if tree.cycle_eliminations(self.b, self.root, p, x, &mut elim) {
+                let (src, b, root) = (self.src, self.b, self.root);
+                let mut hint = Nested::empty(Key::new(cycle_base, d + 1, sort), self.out.len());
+                hint.chain = path_fingerprint(tree, p, &[x, root]);
+                for (digit, &cells) in elim.iter().enumerate() {
+                    hint.removals.add_cells(cells, digit);
+                }
+                // The loop read forwards (to "root on" again) and backwards: its "on"
+                // potentials rest on their links, and so do its "off" ones in the reversed
+                // loop, where they are "on".
+                path_parents(tree, (src, b), p, true, &mut hint.parents);
+                path_parents(tree, (src, b), p, false, &mut hint.parents);
+                on_parents(src, b, x, root, &mut hint.parents);
+                off_parents(src, b, p, x, &mut hint.parents);
+                self.out.push(hint);
+            }
+        }
+        true
+    }
+}
+
+/// The chain from "root off" to "root on" (SE's `doForcingChains` from "root off").
+struct FromOff<'a> {
+    src: &'a Board,
+    b: &'a Board,
+    root: u16,
+    pass: Pass,
+    out: &'a mut Vec<Nested>,
+}
+
+impl Visit for FromOff<'_> {
+    #[inline]
+    fn off_link(&mut self, tree: &Search, p: u16, q: u16, d: u32) -> bool {
+        if q != self.root {
+            return true;
+        }
+        let (src, b, root) = (self.src, self.b, self.root);
+        let (_, chain_base, sort) = self.pass.bases();
+        let mut hint = Nested::empty(Key::new(chain_base, d + 1, sort), self.out.len());
+        hint.chain = path_fingerprint(tree, p, &[root]);
+        let c = cell_of(root);
+        let others = b.cands[c] & !(1 << digit_of(root));
+        hint.removals.add_digits(c, others);
+        if others != 0 {
+            path_parents(tree, (src, b), p, true, &mut hint.parents);
+            on_parents(src, b, p, root, &mut hint.parents);
+            self.out.push(hint);
+        }
+        false
+    }
+}
+
+/// The fingerprint of the tree path from the root to `end`, then `extra`.
+fn path_fingerprint(tree: &Search, end: u16, extra: &[u16]) -> u64 {
+    let mut path = [0u16; PATH];
+    let n = tree.path_to(end, &mut path, 0);
+    let len = n + extra.len();
+    path[n..len].copy_from_slice(extra);
+    fingerprint(&path[..len])
+}
+
+/// Adds the rule parents of the `on` (or, if not `on`, the "off") potentials on the tree
+/// path from the root to `end`, each from the link from its tree parent (the root has
+/// none).
+fn path_parents(tree: &Search, (src, b): (&Board, &Board), end: u16, on: bool, set: &mut CandSet) {
+    for (q, parent) in tree.up(end) {
+        if is_on(q) == on {
+            if on {
+                on_parents(src, b, parent, q, set);
+            } else {
+                off_parents(src, b, parent, q, set);
+            }
+        }
+    }
+}

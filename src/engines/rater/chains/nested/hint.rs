@@ -1,0 +1,106 @@
+//! What a nested producer gives: one hint on a grid an assumption reduced ([`Nested`]), with
+//! what it removes there and its *rule parents* (SE's `getRuleParents`: the candidates the
+//! assumption removed that the hint's links need gone), and the helpers every nested
+//! producer reads them with.
+
+use crate::engines::rater::board::{two_cells, Board, CELL_HOUSES, HOUSE_MASK};
+use crate::engines::rater::chains::shared::bits::CandSet;
+use crate::engines::rater::chains::shared::key::Key;
+use crate::engines::rater::chains::shared::links::{cell_of, digit_of, is_on};
+
+/// One hint of a producer on a grid an assumption reduced, for nested chains: one of SE's
+/// `getHints` on that grid.
+#[derive(Clone, Copy)]
+pub(crate) struct Nested {
+    pub key: Key,
+    /// Its place in SE's discovery order (SE's sort is stable).
+    pub order: u32,
+    /// The candidates it removes from the reduced grid.
+    pub removals: CandSet,
+    /// The candidates the assumption removed that it rests on (SE's `getRuleParents`).
+    pub parents: CandSet,
+    /// Its potentials, from the assumption on, as a fingerprint
+    /// ([`nest_set`](crate::engines::rater::chains::shared::nest_set)).
+    pub chain: u64,
+}
+
+impl Nested {
+    /// A hint with nothing in it yet, `order`-th discovered.
+    pub(crate) fn empty(key: Key, order: usize) -> Nested {
+        Nested {
+            key,
+            order: order as u32,
+            removals: CandSet::EMPTY,
+            parents: CandSet::EMPTY,
+            chain: 0,
+        }
+    }
+
+    /// SE's order of a producer's hints: by [`Key::before`], then as discovered (SE's sort
+    /// is stable).
+    pub(crate) fn se_order(&self, other: &Nested) -> std::cmp::Ordering {
+        if self.key.before(&other.key) {
+            std::cmp::Ordering::Less
+        } else if other.key.before(&self.key) {
+            std::cmp::Ordering::Greater
+        } else {
+            self.order.cmp(&other.order)
+        }
+    }
+}
+
+/// What a hint concluding `p` removes from `b`: an "on" conclusion its cell's other
+/// candidates, an "off" one its own candidate; none when that is nothing (SE's `isWorth`).
+pub(crate) fn conclusion_removals(b: &Board, p: u16) -> Option<CandSet> {
+    let (c, d) = (cell_of(p), digit_of(p));
+    let mut removals = CandSet::EMPTY;
+    let digits = if is_on(p) {
+        b.cands[c] & !(1 << d)
+    } else {
+        1 << d
+    };
+    if digits == 0 {
+        return None;
+    }
+    removals.add_digits(c, digits);
+    Some(removals)
+}
+
+/// The candidates `src` had and `b` lost that the link from "off" `from` to "on" `to`
+/// rests on (SE's cause of `to` and `collectRuleParents`): `to`'s cell's if the link is in
+/// the cell, else the digit's places in the first of `from`'s block, row and column through
+/// `to` where it has two.
+pub(crate) fn on_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
+    lost_parents(src, b, (from, to), |m, d| two_cells(b.planes[d] & m), set);
+}
+
+/// As [`on_parents`], for "off" `to` reached from "on" `from`, read backwards (a reversed
+/// cycle, where `to` is "on"): the cell's lost candidates if the link is in the cell, else
+/// the digit's lost places in the first of `from`'s block, row and column through `to`.
+pub(crate) fn off_parents(src: &Board, b: &Board, from: u16, to: u16, set: &mut CandSet) {
+    lost_parents(src, b, (from, to), |_, _| true, set);
+}
+
+/// The candidates `src` had and `b` lost that link `from` → `to` rests on: `to`'s cell's
+/// if the link is in the cell, else the digit's places in the first house of `from`
+/// through `to` (block, row, column) that `house(mask, digit)` takes.
+fn lost_parents(
+    src: &Board,
+    b: &Board,
+    (from, to): (u16, u16),
+    house: impl Fn(u128, usize) -> bool,
+    set: &mut CandSet,
+) {
+    let (fc, tc, d) = (cell_of(from), cell_of(to), digit_of(to));
+    if fc == tc {
+        set.add_digits(tc, src.cands[tc] & !b.cands[tc]);
+        return;
+    }
+    for &h in &CELL_HOUSES[fc] {
+        let m = HOUSE_MASK[h as usize];
+        if m >> tc & 1 == 1 && house(m, d) {
+            set.add_cells(src.planes[d] & !b.planes[d] & m, d);
+            return;
+        }
+    }
+}
