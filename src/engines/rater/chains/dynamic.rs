@@ -43,6 +43,7 @@ use super::shared::eureka::{self, Tree, WithClash};
 use super::shared::key::{self, offer, Key};
 use super::shared::links::{cell_of, conjugate, digit_of, is_on, potential, POTENTIALS};
 use super::shared::nest_set::{mix, NestNodes, NestSet};
+use super::shared::trail::Trail;
 use crate::engines::rater::board::{
     cells_of, digits_of, two_bits, two_cells, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
     HOUSE_MASK,
@@ -64,13 +65,26 @@ struct Parents {
     hidden_region: u16,
 }
 
+impl Parents {
+    /// A first parent alone.
+    #[inline]
+    const fn first(first: u16) -> Parents {
+        Parents {
+            first,
+            hidden_cell: 0,
+            hidden_region: 0,
+        }
+    }
+}
+
+/// The two potentials of a clash: (on, its parents if new; off, its parent if new).
+type Clash = (u16, Option<Parents>, u16, Option<u16>);
+
 /// One dynamic propagation: what it implies, in order, with every potential's parents.
 pub(crate) struct Implied {
     cands: [u16; CELLS],
     planes: [u128; 9],
-    set: PotSet,
-    order: [u16; POTENTIALS],
-    len: usize,
+    trail: Trail,
     parent: [u16; POTENTIALS],
     /// The length of each potential's path of first parents back to the assumption (a
     /// basic rule's removal counts 1): a lower bound of its ancestor count. Once
@@ -86,7 +100,7 @@ pub(crate) struct Implied {
     /// propagations are many and kept ([`CellRegion`]), this is an eighth of a cell set.
     hidden_region: [u16; CELLS * 9],
     /// The clash that stopped the propagation: (on, its parents if new; off, its parent if new).
-    clash: Option<(u16, Option<Parents>, u16, Option<u16>)>,
+    clash: Option<Clash>,
     /// 0: dynamic forcing chains; 1: (+), the basic rules run when the links run dry; 2:
     /// nested, SE's first chaining producer after them; 3: its multiple forcing chains too;
     /// 4: dynamic forcing chains instead; 5: and nested chains of level 2 after them.
@@ -110,9 +124,7 @@ impl Implied {
         Implied {
             cands: [0; CELLS],
             planes: [0; 9],
-            set: PotSet::EMPTY,
-            order: [0; POTENTIALS],
-            len: 0,
+            trail: Trail::new(),
             parent: [NONE; POTENTIALS],
             depth: std::array::from_fn(|_| Cell::new(0)),
             hidden_cell: [0; POTENTIALS],
@@ -128,7 +140,7 @@ impl Implied {
 
     #[inline]
     fn has(&self, p: u16) -> bool {
-        self.set.has(p)
+        self.trail.has(p)
     }
 
     /// The lower bound of `p`'s ancestor count its [`Implied::depth`] holds.
@@ -139,72 +151,40 @@ impl Implied {
 
     #[inline]
     fn add(&mut self, p: u16, parents: Parents) {
-        self.set.insert(p);
+        self.trail.push(p);
         self.parent[p as usize] = parents.first;
         self.depth[p as usize].set(self.depth_under(parents.first));
         self.hidden_cell[p as usize] = parents.hidden_cell;
         if is_on(p) {
             self.hidden_region[p as usize >> 1] = parents.hidden_region;
         }
-        self.order[self.len] = p;
-        self.len += 1;
     }
 
-    /// SE's dynamic `doChaining` from `root`.
+    /// SE's dynamic `doChaining` from `root`: a clash (a potential implied both on and
+    /// off) ends it; from (+) on, links run dry advance it ([`Implied::advance`]).
     fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
-        for i in 0..self.len {
-            self.set.clear_word_of(self.order[i]);
-        }
-        self.len = 0;
+        self.trail.clear();
         self.clash = None;
         self.rule_parents.clear();
         self.rule_nested.clear();
         self.cands = b.cands;
         self.planes = b.planes;
-        let single = |first| Parents {
-            first,
-            hidden_cell: 0,
-            hidden_region: 0,
-        };
-        self.add(root, single(NONE));
-        let (mut on_i, mut off_i) = (0, 0);
+        self.add(root, Parents::first(NONE));
         loop {
-            while on_i < self.len && !is_on(self.order[on_i]) {
-                on_i += 1;
-            }
-            if on_i < self.len {
-                let p = self.order[on_i];
-                on_i += 1;
-                if let Some(x) = self.expand_on(p) {
-                    self.clash = Some((conjugate(x), None, x, Some(p)));
-                    return;
-                }
-                continue;
-            }
-            while off_i < self.len && is_on(self.order[off_i]) {
-                off_i += 1;
-            }
-            if off_i >= self.len {
+            let Some(p) = self.trail.next() else {
                 if self.level > 0 && self.advance(b, nest) {
                     continue;
                 }
                 return;
-            }
-            let p = self.order[off_i];
-            off_i += 1;
-            let mut made = [(0u16, single(NONE)); 4];
-            let n = self.off_to_on(b, p, &mut made);
-            let (c, d) = (cell_of(p), digit_of(p));
-            self.cands[c] &= !(1 << d);
-            self.planes[d] &= !(1u128 << c);
-            for &(q, parents) in &made[..n] {
-                if self.has(conjugate(q)) {
-                    self.clash = Some((q, Some(parents), conjugate(q), None));
-                    return;
-                }
-                if !self.has(q) {
-                    self.add(q, parents);
-                }
+            };
+            let clash = if is_on(p) {
+                self.expand_on(p)
+            } else {
+                self.expand_off(b, p)
+            };
+            if clash.is_some() {
+                self.clash = clash;
+                return;
             }
         }
     }
@@ -227,12 +207,7 @@ impl Implied {
                     self.rule_nested.push((nested, chain));
                     self.rule_parents.len() - 1
                 });
-                let parents = Parents {
-                    first: RULE | k as u16,
-                    hidden_cell: 0,
-                    hidden_region: 0,
-                };
-                self.add(p, parents);
+                self.add(p, Parents::first(RULE | k as u16));
                 added = true;
             });
         };
@@ -243,18 +218,16 @@ impl Implied {
         added
     }
 
-    /// Expands "on" potential `p`; the first "off" whose "on" is already implied, if any.
-    fn expand_on(&mut self, p: u16) -> Option<u16> {
+    /// Expands "on" potential `p`: the clash of the first "off" it implies whose "on" is
+    /// implied already, if any.
+    fn expand_on(&mut self, p: u16) -> Option<Clash> {
+        let clash = |x: u16| Some((conjugate(x), None, x, Some(p)));
         let (c, d) = (cell_of(p), digit_of(p));
-        let parents = Parents {
-            first: p,
-            hidden_cell: 0,
-            hidden_region: 0,
-        };
+        let parents = Parents::first(p);
         for e in digits_of(self.cands[c] & !(1 << d)) {
             let x = potential(c, e, false);
             if self.has(conjugate(x)) {
-                return Some(x);
+                return clash(x);
             }
             if !self.has(x) {
                 self.add(x, parents);
@@ -269,11 +242,31 @@ impl Implied {
             for o in cells_of(places & HOUSE_MASK[h as usize] & outside) {
                 let x = potential(o, d, false);
                 if self.has(conjugate(x)) {
-                    return Some(x);
+                    return clash(x);
                 }
                 if !self.has(x) {
                     self.add(x, parents);
                 }
+            }
+        }
+        None
+    }
+
+    /// Expands "off" potential `p`: its candidate leaves the grid, after the "on" potentials
+    /// it implies are read; the clash of the first of those whose "off" is implied
+    /// already, if any.
+    fn expand_off(&mut self, b: &Board, p: u16) -> Option<Clash> {
+        let mut made = [(0u16, Parents::first(NONE)); 4];
+        let n = self.off_to_on(b, p, &mut made);
+        let (c, d) = (cell_of(p), digit_of(p));
+        self.cands[c] &= !(1 << d);
+        self.planes[d] &= !(1u128 << c);
+        for &(q, parents) in &made[..n] {
+            if self.has(conjugate(q)) {
+                return Some((q, Some(parents), conjugate(q), None));
+            }
+            if !self.has(q) {
+                self.add(q, parents);
             }
         }
         None
@@ -555,7 +548,7 @@ impl Every {
         }
         let own = &self.per_digit[v];
         for kind in [true, false] {
-            for &p in own.found() {
+            for &p in own.trail.found() {
                 if is_on(p) == kind && self.off.has(p) {
                     let chains = [&**own, &*self.off];
                     let at = (p, self.base, 1);
@@ -575,13 +568,13 @@ impl Every {
             if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
                 continue;
             }
-            self.common = self.per_digit[v].set;
+            self.common = *self.per_digit[v].trail.set();
             let rest = positions & (positions - 1);
             for i in digits_of(rest) {
                 let o = HOUSE_CELLS[h][i] as usize;
                 let x = &mut self.places[i];
                 x.propagate(b, potential(o, v, true), &mut self.nest);
-                self.common.intersect(&x.set);
+                self.common.intersect(x.trail.set());
             }
             if self.common.is_empty() {
                 continue;
@@ -595,7 +588,7 @@ impl Every {
                 n += 1;
             }
             for on in [true, false] {
-                for &p in own.found() {
+                for &p in own.trail.found() {
                     if is_on(p) != on || !self.common.has(p) {
                         continue;
                     }
@@ -619,7 +612,7 @@ impl Every {
         }
         let chains = &chains[..cands.count_ones() as usize];
         for on in [true, false] {
-            for &p in own.found() {
+            for &p in own.trail.found() {
                 if is_on(p) != on || !chains.iter().all(|x| x.has(p)) {
                     continue;
                 }
@@ -644,11 +637,7 @@ fn clash_hint(
     order: usize,
 ) -> Option<Nested> {
     let (on, on_parents, off, off_parent) = x.clash?;
-    let off_parents = off_parent.map(|first| Parents {
-        first,
-        hidden_cell: 0,
-        hidden_region: 0,
-    });
+    let off_parents = off_parent.map(Parents::first);
     let mut hint = Nested::empty(Key::NONE, order);
     hint.removals.add_digits(c, removals);
     let mut nodes = x.nodes.borrow_mut();
@@ -845,11 +834,11 @@ impl Dynamic {
             return;
         }
         let own = &self.cr.per_digit[v];
-        let mut common = own.set;
-        if !common.intersect(&self.off.set) {
+        let mut common = *own.trail.set();
+        if !common.intersect(self.off.trail.set()) {
             return;
         }
-        gather(own.found(), &common, &mut self.list);
+        gather(own.trail.found(), &common, &mut self.list);
         for &p in &self.list {
             let least = own.least(p, None) + self.off.least(p, None);
             if !beats(base, least, 1, best) {
@@ -870,11 +859,7 @@ impl Dynamic {
 /// lower bound of that complexity) says it may matter.
 fn clash_complexity(x: &Implied, could: impl Fn(u32) -> bool) -> Option<u32> {
     let (on, on_parents, off, off_parent) = x.clash?;
-    let off_parents = off_parent.map(|first| Parents {
-        first,
-        hidden_cell: 0,
-        hidden_region: 0,
-    });
+    let off_parents = off_parent.map(Parents::first);
     if !could(x.least(on, on_parents) + x.least(off, off_parents)) {
         return None;
     }
@@ -890,11 +875,8 @@ impl Propagation for Implied {
     fn propagate(&mut self, b: &Board, root: u16, nest: &mut Nest) {
         Implied::propagate(self, b, root, nest);
     }
-    fn found(&self) -> &[u16] {
-        &self.order[..self.len]
-    }
-    fn set(&self) -> &PotSet {
-        &self.set
+    fn trail(&self) -> &Trail {
+        &self.trail
     }
     fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32 {
         self.ancestors(p, None, nested)
@@ -997,11 +979,7 @@ impl Dynamic {
                     out.push('\n');
                 }
                 if off != root {
-                    let off_parents = off_parent.map(|first| Parents {
-                        first,
-                        hidden_cell: 0,
-                        hidden_region: 0,
-                    });
+                    let off_parents = off_parent.map(Parents::first);
                     write(out, x, off, off_parents);
                 }
             }

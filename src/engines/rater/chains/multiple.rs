@@ -34,6 +34,7 @@ use super::shared::eureka::{self, Tree, ROOT};
 use super::shared::key::{self, Key};
 use super::shared::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
 use super::shared::nest_set::NestSet;
+use super::shared::trail::Trail;
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
 };
@@ -41,82 +42,48 @@ use crate::engines::rater::board::{
 /// What one assumption implies: the potentials in the order found, with their depths and
 /// the potential each was implied from (for the chains of `--steps`).
 pub(crate) struct Implied {
-    set: PotSet,
+    trail: Trail,
     depth: [u16; POTENTIALS],
     parent: [u16; POTENTIALS],
-    order: [u16; POTENTIALS],
-    len: usize,
 }
 
 impl Implied {
     const fn new() -> Implied {
         Implied {
-            set: PotSet::EMPTY,
+            trail: Trail::new(),
             depth: [0; POTENTIALS],
             parent: [ROOT; POTENTIALS],
-            order: [0; POTENTIALS],
-            len: 0,
         }
     }
 
     #[inline]
     fn has(&self, p: u16) -> bool {
-        self.set.has(p)
+        self.trail.has(p)
     }
 
     #[inline]
     fn add(&mut self, p: u16, depth: u16, parent: u16) {
-        self.set.insert(p);
+        self.trail.push(p);
         self.depth[p as usize] = depth;
         self.parent[p as usize] = parent;
-        self.order[self.len] = p;
-        self.len += 1;
     }
 
-    fn clear(&mut self) {
-        for i in 0..self.len {
-            let p = self.order[i];
-            self.set.clear_word_of(p);
-        }
-        self.len = 0;
-    }
-
-    /// SE's static `doChaining` from `root` (an "on" potential), both rules.
+    /// SE's static `doChaining` from `root` (an "on" potential), both rules: a clash (a
+    /// potential implied both on and off) ends it.
     fn propagate(&mut self, links: &impl Links, root: u16) {
-        self.clear();
+        self.trail.clear();
         self.add(root, 1, ROOT);
         let rules = Rules { x: true, y: true };
-        let (mut on_i, mut off_i) = (0, 0);
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
-        loop {
-            while on_i < self.len && !is_on(self.order[on_i]) {
-                on_i += 1;
-            }
-            if on_i < self.len {
-                let p = self.order[on_i];
-                on_i += 1;
-                let depth = self.depth[p as usize] + 1;
-                for &x in links.on_to_off(p, true, &mut offs) {
-                    if self.has(conjugate(x)) {
-                        return;
-                    }
-                    if !self.has(x) {
-                        self.add(x, depth, p);
-                    }
-                }
-                continue;
-            }
-            while off_i < self.len && is_on(self.order[off_i]) {
-                off_i += 1;
-            }
-            if off_i >= self.len {
-                return;
-            }
-            let p = self.order[off_i];
-            off_i += 1;
+        while let Some(p) = self.trail.next() {
             let depth = self.depth[p as usize] + 1;
-            for &q in links.off_to_on(p, rules, &mut ons) {
+            let implied = if is_on(p) {
+                links.on_to_off(p, true, &mut offs)
+            } else {
+                links.off_to_on(p, rules, &mut ons)
+            };
+            for &q in implied {
                 if self.has(conjugate(q)) {
                     return;
                 }
@@ -134,11 +101,8 @@ impl Propagation for Implied {
     fn propagate(&mut self, _: &Board, root: u16, graph: &mut Graph) {
         Implied::propagate(self, graph, root);
     }
-    fn found(&self) -> &[u16] {
-        &self.order[..self.len]
-    }
-    fn set(&self) -> &PotSet {
-        &self.set
+    fn trail(&self) -> &Trail {
+        &self.trail
     }
     fn complexity(&self, p: u16, _: &mut NestSet<'_>) -> u32 {
         u32::from(self.depth[p as usize])
@@ -299,20 +263,20 @@ impl Every {
                 continue;
             }
             let own = &self.per_digit[v];
-            self.common = own.set;
+            self.common = *own.trail.set();
             let rest = positions & (positions - 1);
             for i in digits_of(rest) {
                 let o = HOUSE_CELLS[h][i] as usize;
                 let x = &mut self.places[i];
                 x.propagate(&Live(b), potential(o, v, true));
-                self.common.intersect(&x.set);
+                self.common.intersect(x.trail.set());
             }
             if self.common.is_empty() {
                 continue;
             }
             let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
             for on in [true, false] {
-                for &p in own.found() {
+                for &p in own.trail.found() {
                     if is_on(p) != on || !self.common.has(p) {
                         continue;
                     }
@@ -332,7 +296,7 @@ impl Every {
         let cands = b.cands[c];
         let own = &self.per_digit[cands.trailing_zeros() as usize];
         for on in [true, false] {
-            for &p in own.found() {
+            for &p in own.trail.found() {
                 if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
                     continue;
                 }

@@ -13,6 +13,7 @@ use super::bits::PotSet;
 use super::key::{self, offer};
 use super::links::{is_on, potential, POTENTIALS};
 use super::nest_set::{NestNodes, NestSet};
+use super::trail::Trail;
 use crate::engines::rater::board::{digits_of, Board, CELLS, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS};
 
 /// What cell and region forcing chains need of one propagation from an assumption.
@@ -21,10 +22,8 @@ pub(crate) trait Propagation {
     type Scratch;
     /// Propagate from `root` (an "on" potential), forgetting the last propagation.
     fn propagate(&mut self, b: &Board, root: u16, scratch: &mut Self::Scratch);
-    /// The potentials implied, in the order found.
-    fn found(&self) -> &[u16];
-    /// The implied potentials as a set, a bit each.
-    fn set(&self) -> &PotSet;
+    /// What it implied.
+    fn trail(&self) -> &Trail;
     /// The complexity implied potential `p` adds to a hint whose other chains rest on the
     /// nested chains of `nested` (those `p` rests on are added to it; each counts once).
     fn complexity(&self, p: u16, nested: &mut NestSet<'_>) -> u32;
@@ -168,7 +167,7 @@ impl<I: Propagation> CellRegion<I> {
             }
             let h = h as usize;
             let positions = b.pos[h][v];
-            self.common = *self.per_digit[v].set();
+            self.common = *self.per_digit[v].trail().set();
             let mut rest = positions & (positions - 1);
             let mut first = true;
             while rest != 0 {
@@ -179,7 +178,7 @@ impl<I: Propagation> CellRegion<I> {
                     Some(at) => &self.kept[at],
                     None => &self.other,
                 };
-                if !self.common.intersect(other.set()) {
+                if !self.common.intersect(other.trail().set()) {
                     // Nothing implied by every place so far: no later place can change that.
                     self.list.clear();
                     break;
@@ -187,7 +186,7 @@ impl<I: Propagation> CellRegion<I> {
                 let own = &self.per_digit[v];
                 if first {
                     self.nodes.clear();
-                    gather(own.found(), &self.common, &mut self.list);
+                    gather(own.trail().found(), &self.common, &mut self.list);
                 }
                 // Where nothing nests, one empty set for all (no chain ever goes into it).
                 let mut none = 0;
@@ -240,13 +239,13 @@ impl<I: Propagation> CellRegion<I> {
     ) {
         let cands = b.cands[c];
         let own = &self.per_digit[cands.trailing_zeros() as usize];
-        self.common = *own.set();
+        self.common = *own.trail().set();
         for v in digits_of(cands & (cands - 1)) {
-            if !self.common.intersect(self.per_digit[v].set()) {
+            if !self.common.intersect(self.per_digit[v].trail().set()) {
                 return;
             }
         }
-        gather(own.found(), &self.common, &mut self.list);
+        gather(own.trail().found(), &self.common, &mut self.list);
         for &p in &self.list {
             let least = digits_of(cands).map(|v| self.per_digit[v].least(p)).sum();
             if !beats(base, least, sort, best) {

@@ -7,6 +7,7 @@
 //! | [`key`] | how SE orders one producer's hints, and the length bonus |
 //! | [`closure`] | what each potential reaches in the step's static links |
 //! | [`nest_set`] | the nested chains an outer hint rests on, each counted once |
+//! | [`trail`] | what one propagation implied, and SE's queue over it ("on" first, then first in, first out) |
 //! | [`cell_region`] | cell and region forcing chains over any propagation |
 //! | [`eureka`] | chains written in Eureka notation, for `--steps` |
 
@@ -17,3 +18,4 @@ pub(crate) mod eureka;
 pub(crate) mod key;
 pub(crate) mod links;
 pub(crate) mod nest_set;
+pub(crate) mod trail;
