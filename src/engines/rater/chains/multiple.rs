@@ -26,29 +26,27 @@
 //! ([`Closure`], listed once per step): a cell or a house whose assumptions' reaches share
 //! no potential concludes nothing, and its propagations are left out (on top1465, most).
 
-use super::nested::hint::{conclusion_removals, on_parents, Nested};
-use super::shared::bits::{CandSet, PotSet};
 use super::shared::cell_region::{first_place, CellRegion, Propagation};
 use super::shared::closure::Closure;
 use super::shared::eureka::{self, Tree, ROOT};
-use super::shared::key::{self, Key};
+use super::shared::key;
 use super::shared::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
 use super::shared::nest_set::NestSet;
 use super::shared::trail::Trail;
 use crate::engines::rater::board::{
-    cells_of, digits_of, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS, HOUSE_MASK,
+    cells_of, digits_of, Board, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
 };
 
 /// What one assumption implies: the potentials in the order found, with their depths and
 /// the potential each was implied from (for the chains of `--steps`).
 pub(crate) struct Implied {
-    trail: Trail,
+    pub(crate) trail: Trail,
     depth: [u16; POTENTIALS],
     parent: [u16; POTENTIALS],
 }
 
 impl Implied {
-    const fn new() -> Implied {
+    pub(crate) const fn new() -> Implied {
         Implied {
             trail: Trail::new(),
             depth: [0; POTENTIALS],
@@ -68,9 +66,15 @@ impl Implied {
         self.parent[p as usize] = parent;
     }
 
+    /// The depth of implied potential `p` (the assumption 1).
+    #[inline]
+    pub(crate) fn depth(&self, p: u16) -> u32 {
+        u32::from(self.depth[p as usize])
+    }
+
     /// SE's static `doChaining` from `root` (an "on" potential), both rules: a clash (a
     /// potential implied both on and off) ends it.
-    fn propagate(&mut self, links: &impl Links, root: u16) {
+    pub(crate) fn propagate(&mut self, links: &impl Links, root: u16) {
         self.trail.clear();
         self.add(root, 1, ROOT);
         let rules = Rules { x: true, y: true };
@@ -120,7 +124,7 @@ impl Tree for Implied {
 }
 
 /// The difficulty of cell and region forcing chains, before the length bonus.
-const BASE: f64 = 8.0;
+pub(crate) const BASE: f64 = 8.0;
 
 /// Which forcing chains a hint is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,139 +219,4 @@ impl Multiple {
             eureka::write_branch(out, &*self.cr.other, found.target);
         }
     }
-}
-
-/// The propagations of one cell's digits and of one house's places, kept together: what
-/// [`Every::hints`] needs to walk every chain of a hint after the search found it.
-pub(crate) struct Every {
-    per_digit: Vec<Implied>,
-    places: Vec<Implied>,
-    common: PotSet,
-}
-
-impl Every {
-    pub(crate) fn new() -> Box<Every> {
-        Box::new(Every {
-            per_digit: (0..9).map(|_| Implied::new()).collect(),
-            places: (0..9).map(|_| Implied::new()).collect(),
-            common: PotSet::EMPTY,
-        })
-    }
-
-    /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
-    /// reduced from `src`, in SE's discovery order, appended to `out` (nothing is cut, as
-    /// in [`every_hint`](super::nested)): for each cell of
-    /// three candidates or more, for each digit, its region hints, then the cell's hints.
-    /// A hint's rule parents are those of the "on" potentials of all its chains (the
-    /// assumptions count as the cell's naked single, or the house's hidden single).
-    pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
-        for c in cells_of(b.open) {
-            let cands = b.cands[c];
-            if cands.count_ones() < 3 {
-                continue;
-            }
-            for v in digits_of(cands) {
-                self.per_digit[v].propagate(&Live(b), potential(c, v, true));
-                self.regions(src, b, c, v, out);
-            }
-            self.cell(src, b, c, out);
-        }
-    }
-
-    /// The region hints from digit `v` of cell `c` (its propagation done).
-    fn regions(&mut self, src: &Board, b: &Board, c: usize, v: usize, out: &mut Vec<Nested>) {
-        for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
-            let h = h as usize;
-            let positions = b.pos[h][v];
-            if positions.count_ones() < 2 || positions.trailing_zeros() != CELL_INDEX[c][k] as u32 {
-                continue;
-            }
-            let own = &self.per_digit[v];
-            self.common = *own.trail.set();
-            let rest = positions & (positions - 1);
-            for i in digits_of(rest) {
-                let o = HOUSE_CELLS[h][i] as usize;
-                let x = &mut self.places[i];
-                x.propagate(&Live(b), potential(o, v, true));
-                self.common.intersect(x.trail.set());
-            }
-            if self.common.is_empty() {
-                continue;
-            }
-            let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
-            for on in [true, false] {
-                for &p in own.trail.found() {
-                    if is_on(p) != on || !self.common.has(p) {
-                        continue;
-                    }
-                    let chains =
-                        std::iter::once(own).chain(digits_of(rest).map(|i| &self.places[i]));
-                    if let Some(mut hint) = conclusion(src, b, p, 6, chains, out.len()) {
-                        hint.parents.add_cells(lost, v);
-                        out.push(hint);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The cell hints of cell `c` (the propagations of all its digits done).
-    fn cell(&self, src: &Board, b: &Board, c: usize, out: &mut Vec<Nested>) {
-        let cands = b.cands[c];
-        let own = &self.per_digit[cands.trailing_zeros() as usize];
-        for on in [true, false] {
-            for &p in own.trail.found() {
-                if is_on(p) != on || !digits_of(cands).all(|v| self.per_digit[v].has(p)) {
-                    continue;
-                }
-                let chains = digits_of(cands).map(|v| &self.per_digit[v]);
-                if let Some(mut hint) = conclusion(src, b, p, 5, chains, out.len()) {
-                    hint.parents.add_digits(c, src.cands[c] & !b.cands[c]);
-                    out.push(hint);
-                }
-            }
-        }
-    }
-}
-
-/// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery
-/// place `order`), its rule parents but those of the assumptions; none if it removes
-/// nothing.
-fn conclusion<'a>(
-    src: &Board,
-    b: &Board,
-    p: u16,
-    sort: u8,
-    chains: impl Iterator<Item = &'a Implied>,
-    order: usize,
-) -> Option<Nested> {
-    let removals = conclusion_removals(b, p)?;
-    let mut parents = CandSet::EMPTY;
-    let mut complexity = 0;
-    let mut print = 0x2545_f491_4f6c_dd1d_u64;
-    for x in chains {
-        complexity += u32::from(x.depth[p as usize]);
-        let mut q = p;
-        loop {
-            print = (print ^ u64::from(q))
-                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                .rotate_left(27);
-            let parent = x.parent[q as usize];
-            if parent == ROOT {
-                break;
-            }
-            if is_on(q) {
-                on_parents(src, b, parent, q, &mut parents);
-            }
-            q = parent;
-        }
-        print = print.rotate_left(7) ^ 0xff;
-    }
-    Some(Nested {
-        key: Key::new(BASE, complexity, sort),
-        order: order as u32,
-        removals,
-        parents,
-        chain: print,
-    })
 }

@@ -1,7 +1,8 @@
 //! The dynamic producers run alone on a puzzle's grid, against SE 1.2.1.3 run the same way
 //! (its `Chaining(true, true, false, level).getHints` on the grid of the givens).
 
-use super::dynamic::{Dynamic, Every, Kind};
+use super::dynamic::{Dynamic, Kind};
+use super::nested::dynamic::Every;
 use super::nested::hint::Nested;
 use super::shared::bits::CandSet;
 use super::shared::links::{cell_of, digit_of, is_on};

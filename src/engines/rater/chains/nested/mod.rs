@@ -10,15 +10,15 @@
 //! (difficulty, complexity, sort key) keeping the discovery order among equals, and of the
 //! hints with the same removals only the first is kept. Each kept hint with rule parents
 //! (the candidates the assumption removed that its links need gone: a bivalue cell's lost
-//! candidates, a two-place house's lost places; see [`forcing::every_hint`]) turns its
+//! candidates, a two-place house's lost places; see [`forcing`]) turns its
 //! removals "off", with those as parents; its complexity is added once to that of any
 //! outer hint that rests on it (SE's `getNestedComplexity`).
 //!
 //! Level 3 (10.0 + length bonus, `Chaining(true, true, false, 3)`, "(+ Multiple Forcing
 //! Chains)") goes one rule further: when no hint of "Forcing Chains & Cycles" rests on the
 //! removals, SE's static multiple forcing chains run on the reduced grid
-//! ([`Every`](super::multiple::Every): for each cell of three candidates or more, for each
-//! digit, its region forcing chains, then the cell's), sorted and deduplicated alike. A cell
+//! ([`multiple`]: for each cell of three candidates or more, for each digit, its region
+//! forcing chains, then the cell's), sorted and deduplicated alike. A cell
 //! hint's rule parents are also the cell's lost candidates (SE takes the assumptions for
 //! the cell's naked single), a region hint's the house's lost places of the digit (its
 //! hidden single).
@@ -26,7 +26,7 @@
 //! Level 4 (10.5 + length bonus, `Chaining(true, true, false, 4)`, "(+ Dynamic Forcing
 //! Chains)") nests SE's dynamic forcing chains instead of both ("Dynamic Forcing Chains
 //! already cover Simple and Multiple Forcing Chains"): every hint of
-//! [`dynamic::Every`] on the reduced grid, sorted and deduplicated alike. Its rule parents
+//! [`dynamic`] on the reduced grid, sorted and deduplicated alike. Its rule parents
 //! are the lost candidates each "on" potential of its chains rests on (the cell's when the
 //! cell implied it, the house's places of the digit when a house did), and the
 //! assumptions' as at level 3 (none for a contradiction or double forcing chain).
@@ -34,37 +34,48 @@
 //! Level 5 (11.0 + length bonus, `Chaining(true, true, false, 5)`, "(+ Dynamic Forcing
 //! Chains (+ Forcing Chains))") nests, after those dynamic forcing chains and only when
 //! none of their hints rests on the removals, every hint of nested forcing chains of level
-//! 2 on the reduced grid ([`dynamic::Every`] at level 2: its propagations nest "Forcing
+//! 2 on the reduced grid ([`dynamic`] at level 2: its propagations nest "Forcing
 //! Chains & Cycles" in turn, on grids reduced twice), sorted and deduplicated alike. Their
 //! rule parents are found as at level 4, walking through the removals of the basic rules
 //! and nested chains within (SE's `collectRuleParents` follows every parent), and their
 //! complexity counts their own nested chains, once each.
 //!
 //! A nested chain is known by a fingerprint of its potentials (in order; at level 4, each
-//! branch's as a set) ([`NestSet`]): SE
-//! counts one once per outer hint (its `FullChain`s), even when two branches of the hint
-//! (two propagations) each found it.
+//! branch's as a set) ([`nest_set`](super::shared::nest_set)): SE counts one once per
+//! outer hint (its `FullChain`s), even when two branches of the hint (two propagations)
+//! each found it.
 //!
 //! What the nested producers give is a function of the step's grid and the reduced one
 //! alone, and so is what the basic rules of (+) give; and the reduced grids repeat: the two
 //! assumptions of a bivalue cell, or of a digit's two places in a house, reach the same
 //! grid one link apart, and every propagation of level 2 retraces one of level 1 before it
 //! goes further, every one of level 3 one of level 2. So each producer's hints on a reduced
-//! grid are kept ([`Memo`]) for the rest of the step and given again when that grid comes
+//! grid are kept ([`memo`]) for the rest of the step and given again when that grid comes
 //! back: on forum_hardest_1106 two nested searches in three repeat one (measured
 //! 2026-12-05: 11,019 of 16,325 on three puzzles). Levels 1-3 share one scratch, and so
 //! one memo.
+//!
+//! # Layer
+//!
+//! The top of the chain producers: [`Nest`] is the driver the dynamic propagations call
+//! when their links run dry (from (+) on), [`memo`] what it gave, [`hint`] one nested hint;
+//! [`forcing`], [`multiple`] and [`dynamic`] are the every-hint halves of the producers it
+//! nests (the last two over [`branches`]). [`dynamic`] runs dynamic propagations, which
+//! call [`Nest`] in turn: SE's levels 4 and 5 nest dynamic chains, the one import circle.
 
+mod branches;
+// The circle SE's nesting has: levels 4 and 5 nest dynamic forcing chains.
+pub(crate) mod dynamic;
 mod forcing;
 pub(crate) mod hint;
+mod memo;
+mod multiple;
 
-use super::dynamic;
 use super::forcing::Search;
-use super::multiple::Every;
-use super::plus;
 use super::shared::bits::CandSet;
 use crate::engines::rater::board::{Board, CELLS, HOUSE_CELLS};
 use hint::Nested;
+use memo::{Given, Memo, Producer, Range};
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
 /// allocates nothing (more would grow the vectors; the most seen on forum_hardest_1106 is
@@ -75,13 +86,25 @@ const ROOM: usize = 1024;
 /// search needs them.
 const ROOM_DYNAMIC: usize = 1 << 14;
 
+/// A grid the assumptions of a dynamic propagation reduced the step's grid `src` to.
+#[derive(Clone, Copy)]
+pub(crate) struct Reduced<'a> {
+    pub(crate) src: &'a Board,
+    pub(crate) cands: &'a [u16; CELLS],
+    pub(crate) planes: &'a [u128; 9],
+}
+
+/// How the hints on a reduced grid are handed on: `emit(parents, removals, complexity,
+/// fingerprint)` (complexity and fingerprint 0 for a basic rule's).
+pub(crate) type Emit<'e> = dyn FnMut(&CandSet, &CandSet, u32, u64) + 'e;
+
 /// Scratch of the nested producers' searches; one per dynamic producer.
 pub(crate) struct Nest {
     /// 2: SE's first chaining producer nests; 3: multiple forcing chains too; 4: dynamic
     /// forcing chains instead of both; 5: nested chains of level 2 after those.
     level: u8,
     search: Search,
-    every: Option<Box<Every>>,
+    every: Option<Box<multiple::Every>>,
     dynamic: Option<Box<dynamic::Every>>,
     /// Every hint of nested forcing chains of level 2 (from level 5).
     nested: Option<Box<dynamic::Every>>,
@@ -91,126 +114,6 @@ pub(crate) struct Nest {
     keyed: Vec<(u64, u32)>,
     dropped: Vec<bool>,
     memo: Memo,
-}
-
-/// One hint a nested producer gave, as [`Nest::hints`] hands it on.
-#[derive(Clone, Copy)]
-struct Given {
-    parents: CandSet,
-    removals: CandSet,
-    complexity: u32,
-    chain: u64,
-}
-
-/// Room the basic rules' hints on one grid are given before they are kept: the memo is
-/// emptied first when less is left (a grid's hints that outgrow the rest are not kept).
-const RULES_ROOM: usize = 256;
-
-/// The hints given on one reduced grid, each kind once asked for: those of the basic rules
-/// of (+) (`rules`) and of each nested producer (`nested`); each a range of
-/// [`Memo::given`].
-#[derive(Clone, Copy)]
-struct Entry {
-    cands: [u16; CELLS],
-    rules: Option<(u32, u32)>,
-    /// By [`Producer`].
-    nested: [Option<(u32, u32)>; 4],
-}
-
-/// A producer nested on reduced grids: "Forcing Chains & Cycles" (levels 2 and 3), multiple
-/// forcing chains (level 3), dynamic forcing chains (levels 4 and 5), nested forcing
-/// chains of level 2 (level 5).
-#[derive(Clone, Copy)]
-enum Producer {
-    Forcing,
-    Multiple,
-    Dynamic,
-    Nested,
-}
-
-/// The basic rules' and the nested producers' hints by reduced grid, for one step's grid:
-/// an open-addressing table over entries and the hints they give, all reserved once (the
-/// pages are touched only where (+) or nested chains run). When either is full it starts
-/// again empty.
-struct Memo {
-    /// The step's grid the entries are for.
-    src: [u16; CELLS],
-    src_open: u128,
-    /// Entry index + 1 (0: empty slot), by hash of the reduced grid.
-    table: Vec<u32>,
-    entries: Vec<Entry>,
-    given: Vec<Given>,
-}
-
-/// Slots of the table (a power of two, twice the entries it may hold).
-const MEMO_SLOTS: usize = 1 << 15;
-/// Reduced grids kept for one step at most.
-const MEMO_ENTRIES: usize = MEMO_SLOTS / 2;
-/// Hints kept for one step at most (more than [`ROOM_DYNAMIC`], so one grid's always fit).
-const MEMO_GIVEN: usize = 1 << 15;
-
-impl Memo {
-    fn new(nests: bool) -> Memo {
-        let (slots, entries, given) = if nests {
-            (MEMO_SLOTS, MEMO_ENTRIES, MEMO_GIVEN)
-        } else {
-            (0, 0, 0)
-        };
-        Memo {
-            src: [0; CELLS],
-            src_open: 0,
-            table: vec![0; slots],
-            entries: Vec::with_capacity(entries),
-            given: Vec::with_capacity(given),
-        }
-    }
-
-    fn clear(&mut self) {
-        if !self.entries.is_empty() {
-            self.table.fill(0);
-            self.entries.clear();
-            self.given.clear();
-        }
-    }
-
-    /// The entry of reduced grid `cands`, made (empty) if there is none; `src`'s grid is
-    /// the step's, and a new one empties the memo.
-    fn entry(&mut self, src: &Board, cands: &[u16; CELLS]) -> usize {
-        if self.src != src.cands || self.src_open != src.open {
-            self.clear();
-            self.src = src.cands;
-            self.src_open = src.open;
-        }
-        if self.entries.len() == MEMO_ENTRIES {
-            self.clear();
-        }
-        let mask = MEMO_SLOTS - 1;
-        let mut slot = grid_hash(cands) as usize & mask;
-        loop {
-            match self.table[slot] {
-                0 => break,
-                i if self.entries[i as usize - 1].cands == *cands => return i as usize - 1,
-                _ => slot = (slot + 1) & mask,
-            }
-        }
-        self.entries.push(Entry {
-            cands: *cands,
-            rules: None,
-            nested: [None; 4],
-        });
-        self.table[slot] = self.entries.len() as u32;
-        self.entries.len() - 1
-    }
-
-    /// Makes room for `n` more hints: when there is too little, the memo starts again with
-    /// the entry of `cands` alone. The entry `e` of `cands`, made again if so.
-    fn room(&mut self, src: &Board, cands: &[u16; CELLS], e: usize, n: usize) -> usize {
-        if self.given.len() + n <= MEMO_GIVEN {
-            return e;
-        }
-        self.clear();
-        self.entry(src, cands)
-    }
 }
 
 impl Nest {
@@ -225,7 +128,7 @@ impl Nest {
         Box::new(Nest {
             level,
             search: Search::new(),
-            every: (level >= 3).then(Every::new),
+            every: (level >= 3).then(multiple::Every::new),
             dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
             nested: (level >= 5).then(|| dynamic::Every::new(2)),
             board: Board::blank(),
@@ -241,60 +144,18 @@ impl Nest {
         self.level = level;
     }
 
-    /// The hints of the basic rules of (+) on `src` reduced to (`cands`, `planes`)
-    /// ([`plus::rules`]), as `emit(parents, removals, 0, 0)`: from the memo when the grid
-    /// came before in this step. Whether there was one.
-    pub(crate) fn rules(
-        &mut self,
-        src: &Board,
-        cands: &[u16; CELLS],
-        planes: &[u128; 9],
-        emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
-    ) -> bool {
+    /// The hints of the basic rules of (+) on `grid`, as `emit(parents, removals, 0, 0)`:
+    /// from the memo when the grid came before in this step. Whether there was one.
+    pub(crate) fn rules(&mut self, grid: Reduced<'_>, emit: &mut Emit<'_>) -> bool {
         debug_assert!(self.level >= 1, "only (+) and nested producers ask");
-        let e = self.memo.entry(src, cands);
-        if let Some(range) = self.memo.entries[e].rules {
-            return self.replay(range, emit);
-        }
-        let e = self.memo.room(src, cands, e, RULES_ROOM);
-        let given = &mut self.memo.given;
-        let first = given.len();
-        let mut fits = true;
-        let any = plus::rules(src, cands, planes, &mut |parents, removals| {
-            emit(parents, removals, 0, 0);
-            fits &= given.len() < MEMO_GIVEN;
-            if fits {
-                given.push(Given {
-                    parents: *parents,
-                    removals: *removals,
-                    complexity: 0,
-                    chain: 0,
-                });
-            }
-        });
-        if fits {
-            debug_assert_eq!(any, given.len() > first);
-            self.memo.entries[e].rules = Some((first as u32, given.len() as u32));
-        } else {
-            // More hints than the room left (never seen): this grid is not kept.
-            given.truncate(first);
-        }
-        any
+        self.memo.rules(grid, emit)
     }
 
-    /// The hints SE's nested producers give on `src` reduced to (`cands`, `planes`) that
-    /// rest on the reduction, in SE's order: those of "Forcing Chains & Cycles", or if none
-    /// of them does (level 3), those of multiple forcing chains; at level 4 those of dynamic
-    /// forcing chains, or if none of them does (level 5), those of nested forcing chains of
-    /// level 2; `emit(parents, removals, complexity, fingerprint)` for each. Whether there
-    /// was one.
-    pub(crate) fn hints(
-        &mut self,
-        src: &Board,
-        cands: &[u16; CELLS],
-        planes: &[u128; 9],
-        emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
-    ) -> bool {
+    /// The hints SE's nested producers give on `grid` that rest on the reduction, in SE's
+    /// order: those of "Forcing Chains & Cycles", or if none of them does (level 3), those
+    /// of multiple forcing chains; at level 4 those of dynamic forcing chains, or if none of
+    /// them does (level 5), those of nested forcing chains of level 2. Whether there was one.
+    pub(crate) fn hints(&mut self, grid: Reduced<'_>, emit: &mut Emit<'_>) -> bool {
         debug_assert!(self.level >= 2, "only nested producers ask");
         let producers: &[Producer] = match self.level {
             2 => &[Producer::Forcing],
@@ -303,38 +164,36 @@ impl Nest {
             4 => &[Producer::Dynamic],
             _ => &[Producer::Dynamic, Producer::Nested],
         };
-        let mut e = self.memo.entry(src, cands);
+        let mut e = self.memo.entry(grid);
         let mut built = false;
         for &producer in producers {
             let range;
-            (e, range) = self.given_by(src, (cands, planes), e, producer, &mut built);
-            if self.replay(range, emit) {
+            (e, range) = self.given_by((grid, e), producer, &mut built);
+            if self.memo.replay(range, emit) {
                 return true;
             }
         }
         false
     }
 
-    /// The range of [`Memo::given`] that `producer` gives on `src` reduced to (`cands`,
-    /// `planes`), entry `e` of the memo: its hints, found now (on `self.board`, built once
-    /// a call: `built`) unless the memo has them; the entry, made again if the memo was full.
+    /// What `producer` gives on `grid`, entry `e` of the memo: its hints, found now (on
+    /// `self.board`, built once a call: `built`) unless the memo has them; the entry (made
+    /// again if the memo was full) and their range.
     fn given_by(
         &mut self,
-        src: &Board,
-        (cands, planes): (&[u16; CELLS], &[u128; 9]),
-        e: usize,
+        (grid, e): (Reduced<'_>, usize),
         producer: Producer,
         built: &mut bool,
-    ) -> (usize, (u32, u32)) {
-        if let Some(range) = self.memo.entries[e].nested[producer as usize] {
+    ) -> (usize, Range) {
+        if let Some(range) = self.memo.nested(e, producer) {
             return (e, range);
         }
         if !*built {
-            self.build(src, cands, planes);
+            self.build(grid);
             *built = true;
         }
         self.hints.clear();
-        let (b, out) = (&self.board, &mut self.hints);
+        let (src, b, out) = (grid.src, &self.board, &mut self.hints);
         match producer {
             Producer::Forcing => forcing::every_hint(&mut self.search, src, b, out),
             Producer::Multiple => {
@@ -350,19 +209,29 @@ impl Nest {
                 every.hints(src, b, out);
             }
         }
-        let (e, range) = self.keep(src, cands, e);
-        self.memo.entries[e].nested[producer as usize] = Some(range);
-        (e, range)
+        self.drop_repeats();
+        let kept = self
+            .hints
+            .iter()
+            .zip(&self.dropped)
+            .filter(|(h, &dropped)| !dropped && !h.parents.is_empty())
+            .map(|(h, _)| Given {
+                parents: h.parents,
+                removals: h.removals,
+                complexity: h.key.complexity,
+                chain: h.chain,
+            });
+        self.memo.keep((grid, e), producer, kept)
     }
 
-    /// The grid `src` reduced to (`cands`, `planes`), in `self.board`.
-    fn build(&mut self, src: &Board, cands: &[u16; CELLS], planes: &[u128; 9]) {
+    /// The reduced grid, in `self.board`.
+    fn build(&mut self, grid: Reduced<'_>) {
         let b = &mut self.board;
-        b.cands = *cands;
-        b.planes = *planes;
-        b.open = src.open;
+        b.cands = *grid.cands;
+        b.planes = *grid.planes;
+        b.open = grid.src.open;
         for (h, cells) in HOUSE_CELLS.iter().enumerate() {
-            for (d, plane) in planes.iter().enumerate() {
+            for (d, plane) in grid.planes.iter().enumerate() {
                 let mut m = 0u16;
                 for (i, &c) in cells.iter().enumerate() {
                     m |= ((plane >> c) & 1) as u16 * (1 << i);
@@ -372,25 +241,11 @@ impl Nest {
         }
     }
 
-    /// Hands on the hints of `range` in [`Memo::given`]; whether there was one.
-    fn replay(
-        &self,
-        (start, end): (u32, u32),
-        emit: &mut dyn FnMut(&CandSet, &CandSet, u32, u64),
-    ) -> bool {
-        for g in &self.memo.given[start as usize..end as usize] {
-            emit(&g.parents, &g.removals, g.complexity, g.chain);
-        }
-        end > start
-    }
-
-    /// Sorts one producer's hints (in `self.hints`, on reduced grid `cands`, entry `e`) as
-    /// SE does, keeps the first of those with the same removals, and stores those that
-    /// rest on the reduction: the entry (made again if the memo was full) and their range.
-    fn keep(&mut self, src: &Board, cands: &[u16; CELLS], e: usize) -> (usize, (u32, u32)) {
+    /// Sorts one producer's hints (in `self.hints`) as SE does and marks in `self.dropped`
+    /// all but the first of those with the same removals (SE keeps them in a
+    /// `LinkedHashSet`, whose hints are equal when their removals are).
+    fn drop_repeats(&mut self) {
         self.hints.sort_unstable_by(Nested::se_order);
-        // Of the hints with the same removals, the first in the sorted order (SE keeps them
-        // in a `LinkedHashSet`, whose hints are equal when their removals are).
         self.keyed.clear();
         self.keyed.extend(
             self.hints
@@ -418,22 +273,6 @@ impl Nest {
             }
             start = end;
         }
-        let kept = self
-            .hints
-            .iter()
-            .zip(&self.dropped)
-            .filter(|(h, &dropped)| !dropped && !h.parents.is_empty());
-        let e = self.memo.room(src, cands, e, kept.clone().count());
-        let first = self.memo.given.len() as u32;
-        for (h, _) in kept {
-            self.memo.given.push(Given {
-                parents: h.parents,
-                removals: h.removals,
-                complexity: h.key.complexity,
-                chain: h.chain,
-            });
-        }
-        (e, (first, self.memo.given.len() as u32))
     }
 }
 
@@ -441,13 +280,5 @@ impl Nest {
 fn hash(set: &CandSet) -> u64 {
     set.words().iter().fold(0u64, |h, &w| {
         (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
-    })
-}
-
-/// A hash of a reduced grid, to find it in the memo.
-fn grid_hash(cands: &[u16; CELLS]) -> u64 {
-    cands.chunks(4).fold(0x2d35_8dcc_aa6c_78a5_u64, |h, w| {
-        let x = w.iter().fold(0u64, |x, &c| x << 16 | u64::from(c));
-        (h ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(26)
     })
 }

@@ -263,7 +263,9 @@ impl<I: Propagation> CellRegion<I> {
 }
 
 /// The potentials of `found` in `set` into `list`: the "on" ones, then the "off" ones, each
-/// in the order found (the order SE's hints are discovered in).
+/// in the order found (the order SE's hints concluding them are discovered in). Two passes
+/// into a list: an iterator chaining the two cost the dynamic producers 2% (measured
+/// 2026-12-06).
 pub(crate) fn gather(found: &[u16], set: &PotSet, list: &mut Vec<u16>) {
     list.clear();
     for on in [true, false] {

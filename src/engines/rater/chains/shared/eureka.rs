@@ -132,13 +132,7 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
         let q = work[next];
         next += 1;
         let mut hidden = [0u16; 32];
-        let mut k = 0;
-        tree.hidden(q, &mut |h| {
-            if k < hidden.len() {
-                hidden[k] = h;
-                k += 1;
-            }
-        });
+        let k = collect(&mut hidden, |visit| tree.hidden(q, visit));
         for &h in &hidden[..k] {
             if written.has(h) {
                 continue;
@@ -163,6 +157,18 @@ pub(crate) fn write_branch(out: &mut String, tree: &impl Tree, target: u16) {
             }
         }
     }
+}
+
+/// The potentials `each` visits into `buf`, those past its room left out; how many.
+pub(crate) fn collect(buf: &mut [u16], each: impl FnOnce(&mut dyn FnMut(u16))) -> usize {
+    let mut n = 0;
+    each(&mut |p| {
+        if n < buf.len() {
+            buf[n] = p;
+            n += 1;
+        }
+    });
+    n
 }
 
 /// The first parents from `from` back to the assumption or to the first node that `stop`s,

@@ -1,0 +1,81 @@
+//! Every hint of multiple forcing chains ([`multiple`](super::super::multiple)) on a grid an
+//! assumption reduced, for nested chains of level 3: SE's `getHints` of `Chaining(true,
+//! false, false, 0)` on that grid, in its discovery order (for each cell of three
+//! candidates or more, for each digit, its region hints, then the cell's hints), nothing
+//! cut, each hint with its rule parents (those of the "on" potentials of all its chains;
+//! the assumptions count as the cell's naked single, or the house's hidden single).
+
+use super::branches::{Branch, Branches};
+use super::hint::{on_parents, Nested};
+use crate::engines::rater::board::Board;
+use crate::engines::rater::chains::multiple::{Implied, BASE};
+use crate::engines::rater::chains::shared::bits::CandSet;
+use crate::engines::rater::chains::shared::eureka::{Tree, ROOT};
+use crate::engines::rater::chains::shared::links::{is_on, potential, Live};
+
+/// The propagations of one cell's digits and of one house's places.
+pub(crate) struct Every {
+    branches: Branches<Implied>,
+}
+
+impl Every {
+    pub(crate) fn new() -> Box<Every> {
+        Box::new(Every {
+            branches: Branches::new(Implied::new),
+        })
+    }
+
+    /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
+    /// reduced from `src`, in SE's discovery order, appended to `out`.
+    pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+        self.branches
+            .every((src, b), 3, &mut (), out, |branches, _, (c, v), _| {
+                branches.per_digit[v].propagate_on(b, potential(c, v, true), &mut ());
+            });
+    }
+}
+
+impl Branch for Implied {
+    /// A static propagation needs the grid's links alone, read as they go.
+    type Nesting = ();
+
+    fn propagate_on(&mut self, b: &Board, root: u16, _: &mut ()) {
+        self.propagate(&Live(b), root);
+    }
+
+    fn base(&self) -> f64 {
+        BASE
+    }
+
+    /// The complexity is the sum of the conclusion's depths; the fingerprint mixes each
+    /// chain's potentials in order, from the conclusion back.
+    fn walk_chains(
+        src: &Board,
+        b: &Board,
+        p: u16,
+        chains: &[&Implied],
+        parents: &mut CandSet,
+    ) -> (u32, u64) {
+        let mut complexity = 0;
+        let mut print = 0x2545_f491_4f6c_dd1d_u64;
+        for x in chains {
+            complexity += x.depth(p);
+            let mut q = p;
+            loop {
+                print = (print ^ u64::from(q))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    .rotate_left(27);
+                let parent = x.parent(q);
+                if parent == ROOT {
+                    break;
+                }
+                if is_on(q) {
+                    on_parents(src, b, parent, q, parents);
+                }
+                q = parent;
+            }
+            print = print.rotate_left(7) ^ 0xff;
+        }
+        (complexity, print)
+    }
+}
