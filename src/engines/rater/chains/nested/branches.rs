@@ -28,15 +28,9 @@ pub(crate) trait Branch: Propagation {
     /// The difficulty of the producer's hints, before the length bonus.
     fn base(&self) -> f64;
     /// Walks the chains of `chains` (one a propagation from an assumption of the same
-    /// hint, on `b`, which `src` was reduced to) back from `p`: adds to `parents` the rule
-    /// parents of their potentials but the assumptions'; their complexity and fingerprint.
-    fn walk_chains(
-        src: &Board,
-        b: &Board,
-        p: u16,
-        chains: &[&Self],
-        parents: &mut CandSet,
-    ) -> (u32, u64);
+    /// hint, on `b`, which `src` was reduced to) back from `p`: the rule parents of their
+    /// potentials but the assumptions', their complexity and their fingerprint.
+    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Self]) -> (CandSet, u32, u64);
 }
 
 /// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery
@@ -51,7 +45,8 @@ pub(crate) fn conclusion<I: Branch>(
 ) -> Option<Nested> {
     let mut hint = Nested::empty(Key::NONE, order);
     hint.removals = conclusion_removals(b, p)?;
-    let (complexity, chain) = I::walk_chains(src, b, p, chains, &mut hint.parents);
+    let (parents, complexity, chain) = I::walk_chains(src, b, p, chains);
+    hint.parents = parents;
     hint.key = Key::new(chains[0].base(), complexity, sort);
     hint.chain = chain;
     Some(hint)

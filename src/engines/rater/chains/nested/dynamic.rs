@@ -130,23 +130,19 @@ impl Branch for Implied {
         BASES[self.level() as usize]
     }
 
-    fn walk_chains(
-        src: &Board,
-        b: &Board,
-        p: u16,
-        chains: &[&Implied],
-        parents: &mut CandSet,
-    ) -> (u32, u64) {
-        chains[0].counting(|nested| {
+    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Implied]) -> (CandSet, u32, u64) {
+        let mut parents = CandSet::EMPTY;
+        let (complexity, print) = chains[0].counting(|nested| {
             let mut complexity = 0;
             let mut print = 0u64;
             for x in chains {
-                let (n, chain) = rule_walk(x, (src, b), (p, None), parents, nested);
+                let (n, chain) = rule_walk(x, (src, b), (p, None), &mut parents, nested);
                 complexity += n;
                 print = print.rotate_left(17) ^ chain;
             }
             (complexity, print)
-        })
+        });
+        (parents, complexity, print)
     }
 }
 

@@ -4,18 +4,22 @@
 //! grid one link apart, and every propagation of level 2 retraces one of level 1 before it
 //! goes further), and what is given on one is a function of the step's grid and it alone.
 
+use super::hint::Nested;
 use super::{Emit, Reduced};
 use crate::engines::rater::board::CELLS;
 use crate::engines::rater::chains::plus;
 use crate::engines::rater::chains::shared::bits::CandSet;
 
-/// One hint a nested producer (or a basic rule) gave, as [`Memo::replay`] hands it on.
+/// One hint a nested producer (or a basic rule) gave, as [`Memo::replay`] hands it on:
+/// its parents, removals, complexity and fingerprint.
 #[derive(Clone, Copy)]
-pub(super) struct Given {
-    pub(super) parents: CandSet,
-    pub(super) removals: CandSet,
-    pub(super) complexity: u32,
-    pub(super) chain: u64,
+pub(super) struct Given(CandSet, CandSet, u32, u64);
+
+impl Given {
+    /// What `hint` gives.
+    pub(super) fn of(hint: &Nested) -> Given {
+        Given(hint.parents, hint.removals, hint.key.complexity, hint.chain)
+    }
 }
 
 /// Room the basic rules' hints on one grid are given before they are kept: the memo is
@@ -151,12 +155,7 @@ impl Memo {
                 emit(parents, removals, 0, 0);
                 fits &= given.len() < MEMO_GIVEN;
                 if fits {
-                    given.push(Given {
-                        parents: *parents,
-                        removals: *removals,
-                        complexity: 0,
-                        chain: 0,
-                    });
+                    given.push(Given(*parents, *removals, 0, 0));
                 }
             },
         );
@@ -194,7 +193,7 @@ impl Memo {
     /// Hands on the hints of `range`; whether there was one.
     pub(super) fn replay(&self, (start, end): Range, emit: &mut Emit<'_>) -> bool {
         for g in &self.given[start as usize..end as usize] {
-            emit(&g.parents, &g.removals, g.complexity, g.chain);
+            emit(&g.0, &g.1, g.2, g.3);
         }
         end > start
     }

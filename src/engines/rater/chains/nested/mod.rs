@@ -215,12 +215,7 @@ impl Nest {
             .iter()
             .zip(&self.dropped)
             .filter(|(h, &dropped)| !dropped && !h.parents.is_empty())
-            .map(|(h, _)| Given {
-                parents: h.parents,
-                removals: h.removals,
-                complexity: h.key.complexity,
-                chain: h.chain,
-            });
+            .map(|(h, _)| Given::of(h));
         self.memo.keep((grid, e), producer, kept)
     }
 

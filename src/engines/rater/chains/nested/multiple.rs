@@ -49,13 +49,8 @@ impl Branch for Implied {
 
     /// The complexity is the sum of the conclusion's depths; the fingerprint mixes each
     /// chain's potentials in order, from the conclusion back.
-    fn walk_chains(
-        src: &Board,
-        b: &Board,
-        p: u16,
-        chains: &[&Implied],
-        parents: &mut CandSet,
-    ) -> (u32, u64) {
+    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Implied]) -> (CandSet, u32, u64) {
+        let mut parents = CandSet::EMPTY;
         let mut complexity = 0;
         let mut print = 0x2545_f491_4f6c_dd1d_u64;
         for x in chains {
@@ -70,12 +65,12 @@ impl Branch for Implied {
                     break;
                 }
                 if is_on(q) {
-                    on_parents(src, b, parent, q, parents);
+                    on_parents(src, b, parent, q, &mut parents);
                 }
                 q = parent;
             }
             print = print.rotate_left(7) ^ 0xff;
         }
-        (complexity, print)
+        (parents, complexity, print)
     }
 }

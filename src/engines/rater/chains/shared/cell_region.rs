@@ -168,13 +168,10 @@ impl<I: Propagation> CellRegion<I> {
             let h = h as usize;
             let positions = b.pos[h][v];
             self.common = *self.per_digit[v].trail().set();
-            let mut rest = positions & (positions - 1);
-            let mut first = true;
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for (n, i) in digits_of(positions & (positions - 1)).enumerate() {
                 let o = HOUSE_CELLS[h][i] as usize;
-                let other = match self.other_place(b, (o, v), c, scratch) {
+                let at = self.other_place(b, (o, v), c, scratch);
+                let other = match at {
                     Some(at) => &self.kept[at],
                     None => &self.other,
                 };
@@ -183,48 +180,64 @@ impl<I: Propagation> CellRegion<I> {
                     self.list.clear();
                     break;
                 }
-                let own = &self.per_digit[v];
-                if first {
-                    self.nodes.clear();
-                    gather(own.trail().found(), &self.common, &mut self.list);
-                }
-                // Where nothing nests, one empty set for all (no chain ever goes into it).
-                let mut none = 0;
-                let mut left = 0;
-                for i in 0..self.list.len() {
-                    let p = self.list[i];
-                    if !self.common.has(p) {
-                        continue;
-                    }
-                    let so_far = if first {
-                        own.least(p)
-                    } else {
-                        self.sum[p as usize]
-                    };
-                    if !beats(base, so_far + other.least(p), sort, best) {
-                        // Its chains so far already count too many potentials.
-                        continue;
-                    }
-                    let head = self.heads.get_mut(p as usize).unwrap_or(&mut none);
-                    if first {
-                        *head = 0;
-                    }
-                    let mut nests = NestSet::new(&mut self.nodes, head);
-                    if first {
-                        self.sum[p as usize] = own.complexity(p, &mut nests);
-                    }
-                    self.sum[p as usize] += other.complexity(p, &mut nests);
-                    self.list[left] = p;
-                    left += 1;
-                }
-                self.list.truncate(left);
-                first = false;
+                self.narrow((v, at, n == 0), (base, sort), best);
             }
             for &p in &self.list {
                 let kind = kind(h as u8, v as u8);
                 offer(b, base, p, self.sum[p as usize], sort, c, kind, best);
             }
         }
+    }
+
+    /// Adds the place whose propagation is kept at `at` (`None`: in `other`) to a region
+    /// forcing chain from digit `v` (`first`: the first place after the cell's own): keeps
+    /// in `list` the potentials of `common` whose chains so far could still beat `best`,
+    /// their complexities summed in `sum` (the nested chains they rest on in `heads`).
+    fn narrow<K>(
+        &mut self,
+        (v, at, first): (usize, Option<usize>, bool),
+        (base, sort): (f64, u8),
+        best: &Option<key::Found<K>>,
+    ) {
+        let own = &self.per_digit[v];
+        let other = match at {
+            Some(at) => &self.kept[at],
+            None => &self.other,
+        };
+        if first {
+            self.nodes.clear();
+            gather(own.trail().found(), &self.common, &mut self.list);
+        }
+        // Where nothing nests, one empty set for all (no chain ever goes into it).
+        let mut none = 0;
+        let mut left = 0;
+        for i in 0..self.list.len() {
+            let p = self.list[i];
+            if !self.common.has(p) {
+                continue;
+            }
+            let so_far = if first {
+                own.least(p)
+            } else {
+                self.sum[p as usize]
+            };
+            if !beats(base, so_far + other.least(p), sort, best) {
+                // Its chains so far already count too many potentials.
+                continue;
+            }
+            let head = self.heads.get_mut(p as usize).unwrap_or(&mut none);
+            if first {
+                *head = 0;
+            }
+            let mut nests = NestSet::new(&mut self.nodes, head);
+            if first {
+                self.sum[p as usize] = own.complexity(p, &mut nests);
+            }
+            self.sum[p as usize] += other.complexity(p, &mut nests);
+            self.list[left] = p;
+            left += 1;
+        }
+        self.list.truncate(left);
     }
 
     /// Cell forcing chains from all digits of cell `c` (their propagations done), rated

@@ -39,12 +39,15 @@ pub(crate) struct Closure {
     /// Each component's reach, `words` words each.
     reach: Vec<u64>,
     // Tarjan's scratch, by dense number: visit order (0: not yet), lowest reachable order,
-    // whether on the component stack; the stack; the call stack (node, next edge).
+    // whether on the component stack; the stack; the call stack (node, next edge); the
+    // next visit's order, the components completed.
     order: Vec<u16>,
     low: Vec<u16>,
     on_stack: Vec<bool>,
     stack: Vec<u16>,
     calls: Vec<(u16, u16)>,
+    next: u16,
+    comps: u16,
 }
 
 /// Both rules: the graph of the XY pass and of multiple forcing chains.
@@ -63,11 +66,26 @@ impl Closure {
             on_stack: Vec::with_capacity(POTENTIALS),
             stack: Vec::with_capacity(POTENTIALS),
             calls: Vec::with_capacity(POTENTIALS),
+            next: 1,
+            comps: 0,
         })
     }
 
     /// The reach of every potential of `b`, whose links `graph` lists.
     pub(crate) fn load(&mut self, b: &Board, graph: &Graph) {
+        self.number(b);
+        self.next = 1;
+        self.comps = 0;
+        for start in 0..self.nodes.len() as u16 {
+            if self.order[start as usize] == 0 {
+                self.enter(start);
+                self.walk(graph);
+            }
+        }
+    }
+
+    /// Numbers the potentials of `b` densely, and makes the scratch as long.
+    fn number(&mut self, b: &Board) {
         for &p in &self.nodes {
             self.index[p as usize] = NONE;
         }
@@ -92,77 +110,80 @@ impl Closure {
         self.on_stack.clear();
         self.on_stack.resize(n, false);
         self.reach.clear();
-        let mut next = 1u16;
-        let mut comps = 0u16;
+    }
+
+    /// Tarjan's depth-first walk from the dense number just entered, until its calls are
+    /// done; each component it completes gets its reach.
+    fn walk(&mut self, graph: &Graph) {
         let mut out32 = [0u16; 32];
         let mut out4 = [0u16; 4];
-        for start in 0..n as u16 {
-            if self.order[start as usize] != 0 {
-                continue;
+        'calls: while let Some(&(v, edge)) = self.calls.last() {
+            let p = self.nodes[v as usize];
+            let succ = edges(graph, p, &mut out32, &mut out4);
+            for (e, &q) in succ.iter().enumerate().skip(edge as usize) {
+                let w = self.index[q as usize];
+                if self.order[w as usize] == 0 {
+                    // Back to `v` at its next edge once `w` is done.
+                    self.calls.last_mut().expect("a call").1 = e as u16 + 1;
+                    self.enter(w);
+                    continue 'calls;
+                }
+                if self.on_stack[w as usize] {
+                    self.low[v as usize] = self.low[v as usize].min(self.order[w as usize]);
+                }
             }
-            self.enter(start, &mut next);
-            'calls: while let Some(&(v, edge)) = self.calls.last() {
-                let p = self.nodes[v as usize];
-                let succ = edges(graph, p, &mut out32, &mut out4);
-                for (e, &q) in succ.iter().enumerate().skip(edge as usize) {
-                    let w = self.index[q as usize];
-                    if self.order[w as usize] == 0 {
-                        // Back to `v` at its next edge once `w` is done.
-                        self.calls.last_mut().expect("a call").1 = e as u16 + 1;
-                        self.enter(w, &mut next);
-                        continue 'calls;
-                    }
-                    if self.on_stack[w as usize] {
-                        self.low[v as usize] = self.low[v as usize].min(self.order[w as usize]);
-                    }
-                }
-                self.calls.pop();
-                if let Some(&(u, _)) = self.calls.last() {
-                    self.low[u as usize] = self.low[u as usize].min(self.low[v as usize]);
-                }
-                if self.low[v as usize] != self.order[v as usize] {
-                    continue;
-                }
-                // `v` roots a component: its members are on the stack down to `v`.
-                let from = self
-                    .stack
-                    .iter()
-                    .rposition(|&x| x == v)
-                    .expect("on the stack");
-                let base = self.reach.len();
-                self.reach.resize(base + self.words, 0);
-                for i in from..self.stack.len() {
-                    let x = self.stack[i];
-                    self.on_stack[x as usize] = false;
-                    self.comp[x as usize] = comps;
-                    insert_in(&mut self.reach[base..], x as usize);
-                }
-                for i in from..self.stack.len() {
-                    let p = self.nodes[self.stack[i] as usize];
-                    // Every edge leads into the component or into one completed before it.
-                    for &q in edges(graph, p, &mut out32, &mut out4) {
-                        let w = self.index[q as usize];
-                        let other = self.comp[w as usize] as usize * self.words;
-                        if other == base {
-                            continue;
-                        }
-                        // Completed before: its row lies below this one.
-                        let (done, row) = self.reach.split_at_mut(base);
-                        union_in(row, &done[other..other + self.words]);
-                    }
-                }
-                self.stack.truncate(from);
-                comps += 1;
+            self.calls.pop();
+            if let Some(&(u, _)) = self.calls.last() {
+                self.low[u as usize] = self.low[u as usize].min(self.low[v as usize]);
+            }
+            if self.low[v as usize] == self.order[v as usize] {
+                self.complete(graph, v);
             }
         }
     }
 
+    /// Completes the component `v` roots (its members are on the stack down to `v`): its
+    /// reach is its members and the reach of each component its edges lead to.
+    fn complete(&mut self, graph: &Graph, v: u16) {
+        let from = self
+            .stack
+            .iter()
+            .rposition(|&x| x == v)
+            .expect("on the stack");
+        let base = self.reach.len();
+        self.reach.resize(base + self.words, 0);
+        for i in from..self.stack.len() {
+            let x = self.stack[i];
+            self.on_stack[x as usize] = false;
+            self.comp[x as usize] = self.comps;
+            insert_in(&mut self.reach[base..], x as usize);
+        }
+        let mut out32 = [0u16; 32];
+        let mut out4 = [0u16; 4];
+        for i in from..self.stack.len() {
+            let p = self.nodes[self.stack[i] as usize];
+            // Every edge leads into the component or into one completed before it.
+            for &q in edges(graph, p, &mut out32, &mut out4) {
+                let w = self.index[q as usize];
+                let other = self.comp[w as usize] as usize * self.words;
+                if other == base {
+                    continue;
+                }
+                // Completed before: its row lies below this one.
+                let (done, row) = self.reach.split_at_mut(base);
+                union_in(row, &done[other..other + self.words]);
+            }
+        }
+        self.stack.truncate(from);
+        self.comps += 1;
+    }
+
     /// Tarjan's visit of dense number `v`, numbered `next` (then moved on).
     #[inline]
-    fn enter(&mut self, v: u16, next: &mut u16) {
-        self.order[v as usize] = *next;
-        self.low[v as usize] = *next;
-        *next += 1;
+    fn enter(&mut self, v: u16) {
+        self.order[v as usize] = self.next;
+        self.low[v as usize] = self.next;
+        self.next += 1;
         self.stack.push(v);
         self.on_stack[v as usize] = true;
         self.calls.push((v, 0));
