@@ -10,11 +10,11 @@
 //! | 23 | Nishio Forcing Chains | 7.5 + bonus | yes ([`nishio`]) |
 //! | 24 | Multiple Forcing Chains (cell, region) | 8.0 + bonus | yes ([`multiple`]) |
 //! | 25 | Dynamic Forcing Chains | 8.5 + bonus | yes ([`dynamic`]) |
-//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`]) |
-//! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`]) |
-//! | 28 | nested, level 3: Dynamic Forcing Chains (+ Multiple Forcing Chains) | 10.0 + bonus | yes ([`dynamic`], with [`nested`] and [`multiple`]) |
-//! | 29 | nested, level 4: Dynamic Forcing Chains (+ Dynamic Forcing Chains) | 10.5 + bonus | yes ([`dynamic`], with [`nested`]) |
-//! | 30 | nested, level 5: Dynamic Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains)) | 11.0 + bonus | yes ([`dynamic`], with [`nested`]) |
+//! | 26 | Dynamic Forcing Chains (+) | 9.0 + bonus | yes ([`dynamic`], with [`plus`] through [`nested`]'s memo) |
+//! | 27 | nested, level 2: Dynamic Forcing Chains (+ Forcing Chains) | 9.5 + bonus | yes ([`dynamic`], with [`nested`] running [`forcing`]'s walk) |
+//! | 28 | nested, level 3: Dynamic Forcing Chains (+ Multiple Forcing Chains) | 10.0 + bonus | yes ([`dynamic`], with [`nested`] running [`forcing`]'s walk and [`multiple`]'s propagation) |
+//! | 29 | nested, level 4: Dynamic Forcing Chains (+ Dynamic Forcing Chains) | 10.5 + bonus | yes ([`dynamic`], with [`nested`] running [`dynamic`]'s propagation) |
+//! | 30 | nested, level 5: Dynamic Forcing Chains (+ Dynamic Forcing Chains (+ Forcing Chains)) | 11.0 + bonus | yes ([`dynamic`], with [`nested`] running [`dynamic`]'s propagation at level 2) |
 //!
 //! Sukaku Explainer's default set runs the same producers in the same order, with SE's
 //! difficulties, length bonus and search (its `Chaining` visits cells, digits and houses as
@@ -37,6 +37,25 @@
 //! chaining producer gathers all its hints and takes the first of the least (difficulty,
 //! complexity, sort key) ([`key::Key`]); each module's header says what it searches and how
 //! the search is cut without changing that hint.
+//!
+//! # Layers
+//!
+//! Bottom first: a module uses the modules of its own row and of the rows before it, never
+//! those of a row after it.
+//!
+//! | layer | modules | what they hold |
+//! |---|---|---|
+//! | shared | [`shared`]: [`links`], [`bits`](shared::bits), [`key`], [`trail`](shared::trail), [`nest_set`](shared::nest_set), [`closure`], [`cell_region`](shared::cell_region), [`eureka`] | what more than one producer uses: potentials and links, the one bit set, SE's hint order, a propagation's queue, the nested chains a hint counts once, reach sets, cell and region chains over any propagation, chains in Eureka notation |
+//! | producers | [`forcing`] (over one breadth-first walk), [`nishio`], [`multiple`], [`dynamic`], [`plus`] | SE's chaining producers, each searching one step's grid |
+//! | nesting | [`nested`] | the driver dynamic propagations call once their links run dry (from (+) on), its memo of reduced grids, and the every-hint halves of the producers it nests |
+//! | entry | this module: [`Chains`] | one method a producer, the hint it fills, its chains for `--steps` |
+//!
+//! One import circle is left, and it is the algorithm's: [`dynamic`] ↔ [`nested`]. SE's
+//! levels 4 and 5 nest dynamic forcing chains, so a dynamic propagation calls the nesting
+//! driver, which runs dynamic forcing chains on the grid the propagation reduced (a comment
+//! marks the import at both ends). Aligned triplet exclusion, SE's producer between the
+//! static chains and Nishio, is no chain: it lives with aligned pair exclusion
+//! ([`exclusion`](super::exclusion)).
 
 mod dynamic;
 mod forcing;
@@ -156,7 +175,7 @@ impl Chains {
         })
     }
 
-    /// Appends the chains of the step the last [`Chains::find`] gave, on the same board, in
+    /// Appends the chains of the step the last producer method gave, on the same board, in
     /// Eureka notation ([`eureka`]): rebuilt from the producer's parent pointers (the
     /// propagations of the dynamic and multiple producers are run again). Only `--steps`
     /// calls it.

@@ -25,6 +25,10 @@
 //! A propagation implies part of what its assumption can reach in the static graph
 //! ([`Closure`], listed once per step): a cell or a house whose assumptions' reaches share
 //! no potential concludes nothing, and its propagations are left out (on top1465, most).
+//!
+//! Layer: a producer, over [`shared`](super::shared) ([`Trail`] for its propagation,
+//! [`CellRegion`] for its search, [`Closure`] to cut it); its every-hint half for nested
+//! chains of level 3 is in [`nested`](super::nested).
 
 use super::shared::cell_region::{first_place, CellRegion, Propagation};
 use super::shared::closure::Closure;

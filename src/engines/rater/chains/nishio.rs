@@ -25,6 +25,8 @@
 //! solution agrees with never clashes: only "on" for digits the solution does not hold there
 //! and "off" for the solution's digit are searched. The state is one digit's plane, so a
 //! search is a few dozen mask operations.
+//!
+//! Layer: a producer, over [`shared`](super::shared) (links, key, Eureka writing) alone.
 
 use super::shared::eureka::{self, Tree, WithClash, ROOT};
 use super::shared::key::Key;

@@ -18,6 +18,9 @@
 //! A hint counts only if it removes something from the reduced grid and has parents (one
 //! with none would hold without the assumption). SE keeps a hint's removals in a hash map
 //! of cells; here they come in cell order, then digit order.
+//!
+//! Layer: a producer's rules, over [`shared`](super::shared)'s [`CandSet`]; the nesting
+//! driver ([`nested`](super::nested)) runs them and keeps what they give per reduced grid.
 
 use super::shared::bits::CandSet;
 use crate::engines::rater::board::{

@@ -1,6 +1,9 @@
 //! The chains of a dynamic forcing chain the producer found, for `--steps`: its
 //! propagations run again and their implication trees written in Eureka notation
 //! ([`eureka`]), hidden parents and the basic rules' removals included.
+//!
+//! Layer: the dynamic producer's own, over [`implied`](super::implied) and
+//! [`eureka`].
 
 use super::implied::{for_each_off, Implied, Parents, NONE};
 use super::{Dynamic, Found, Kind};

@@ -33,7 +33,8 @@ use crate::engines::rater::chains::shared::trail::Trail;
 /// No parent: the assumption's first parent.
 pub(crate) const NONE: u16 = u16::MAX;
 /// A first parent at or above this is no potential but `RULE | i`: the removal was made
-/// by a basic rule ([`plus`]), its parents `rule_parents[i]`.
+/// by a basic rule ([`plus`](crate::engines::rater::chains::plus)), its parents
+/// `rule_parents[i]`.
 const RULE: u16 = 0x8000;
 /// Marks a potential's [`Implied::depth`] that is its exact ancestor count (at most 1,458).
 const EXACT: u16 = 0x8000;
@@ -123,7 +124,9 @@ pub(crate) struct Implied {
     hidden_cell: [u16; POTENTIALS],
     /// For an "on" implied by a house: the cells its digit had lost there (by candidate,
     /// `p >> 1`: only "on" potentials have hidden parents), packed ([`unpack_region`]): the
-    /// propagations are many and kept ([`CellRegion`]), this is an eighth of a cell set.
+    /// propagations are many and kept
+    /// ([`CellRegion`](crate::engines::rater::chains::shared::cell_region::CellRegion)),
+    /// this is an eighth of a cell set.
     hidden_region: [u16; CELLS * 9],
     /// The clash that stopped the propagation.
     pub(crate) clash: Option<Clash>,

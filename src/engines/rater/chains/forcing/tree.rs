@@ -6,6 +6,9 @@
 //! is a [`Visit`]: told of each potential before its expansion and of each link out of it,
 //! it may end the search there. [`Search::walk`] is generic over both, so each search is
 //! compiled as one loop.
+//!
+//! Layer: the producer's own, over [`shared`](crate::engines::rater::chains::shared); the
+//! nested half ([`nested`](crate::engines::rater::chains::nested)) walks it too.
 
 use crate::engines::rater::chains::shared::links::{is_on, Links, Rules, POTENTIALS};
 

@@ -7,6 +7,9 @@
 //! SE's discovery order, but nothing is cut and each hint is kept with its rule parents:
 //! those of the "on" potentials of all its chains, and of its assumptions (a cell hint's
 //! count as the cell's naked single, a region hint's as the house's hidden single).
+//!
+//! Layer: the nesting driver's, over [`hint`](super::hint) and
+//! [`shared`](super::super::shared).
 
 use super::hint::{conclusion_removals, Nested};
 use crate::engines::rater::board::{

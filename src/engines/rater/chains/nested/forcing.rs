@@ -5,6 +5,9 @@
 //! The same searches as the producer's ([`Search::walk`]), none cut: the solution tells
 //! nothing about a grid an assumption reduced, and SE keeps every hint (the first of those
 //! with the same removals, after the sort, is the one that counts).
+//!
+//! Layer: the nesting driver's, over the producer's breadth-first walk
+//! ([`forcing`](super::super::forcing)).
 
 use super::hint::{off_parents, on_parents, Nested};
 use crate::engines::rater::board::{cells_of, digits_of, Board};

@@ -2,6 +2,9 @@
 //! what it removes there and its *rule parents* (SE's `getRuleParents`: the candidates the
 //! assumption removed that the hint's links need gone), and the helpers every nested
 //! producer reads them with.
+//!
+//! Layer: the nesting driver's, over [`shared`](super::super::shared): what every nested
+//! half hands the driver.
 
 use crate::engines::rater::board::{two_cells, Board, CELL_HOUSES, HOUSE_MASK};
 use crate::engines::rater::chains::shared::bits::CandSet;

@@ -3,6 +3,8 @@
 //! assumptions of a bivalue cell, or of a digit's two places in a house, reach the same
 //! grid one link apart, and every propagation of level 2 retraces one of level 1 before it
 //! goes further), and what is given on one is a function of the step's grid and it alone.
+//!
+//! Layer: the nesting driver's, over [`plus`], whose rules it runs.
 
 use super::hint::Nested;
 use super::{Emit, Reduced};

@@ -4,6 +4,9 @@
 //! candidates or more, for each digit, its region hints, then the cell's hints), nothing
 //! cut, each hint with its rule parents (those of the "on" potentials of all its chains;
 //! the assumptions count as the cell's naked single, or the house's hidden single).
+//!
+//! Layer: the nesting driver's, over the producer's propagation
+//! ([`multiple`](super::super::multiple)) and [`branches`](super::branches).
 
 use super::branches::{Branch, Branches};
 use super::hint::{on_parents, Nested};

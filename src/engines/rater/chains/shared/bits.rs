@@ -12,6 +12,8 @@
 //! serve the reach sets of [`Closure`](super::closure::Closure), whose width is the step's
 //! count of potentials (far fewer than 1,458 late in a puzzle: the union of reach sets is
 //! its costly part).
+//!
+//! Layer: shared, at the bottom with [`links`](super::links): every module above uses it.
 
 use super::links::POTENTIALS;
 use crate::engines::rater::board::{cells_of, digits_of, CELLS};

@@ -8,6 +8,10 @@
 //! propagation found it, "on" ones first), its complexity the sum over the places. A cell
 //! forcing chain, once every digit of `c` is done, concludes a potential implied by every
 //! digit of `c` (in the order the first digit's propagation found it, "on" first).
+//!
+//! Layer: shared, over [`key`], [`trail`](super::trail) and [`nest_set`](super::nest_set):
+//! the search multiple and dynamic forcing chains have in common, generic over their
+//! propagations ([`Propagation`]).
 
 use super::bits::PotSet;
 use super::key::{self, offer};

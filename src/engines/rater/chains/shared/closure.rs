@@ -16,6 +16,9 @@
 //! - Multiple forcing chains ([`multiple`](super::super::multiple)): a propagation implies a subset
 //!   of its reach (it stops at a clash), so a cell or region forcing chain concludes only
 //!   potentials in the intersection of its assumptions' reaches.
+//!
+//! Layer: shared, over [`links`](super::links) and [`bits`](super::bits): read by the static
+//! producers.
 
 use super::bits::{has_in, insert_in, intersect_in, union_in};
 use super::links::{conjugate, is_on, Graph, Links, Rules, POTENTIALS};

@@ -30,6 +30,8 @@
 //! already written to that removal: `(5)r1c2-r1c7=r3c8 [(5)r1c2-r3c1]`. Every link of a
 //! branch then holds on the step's grid once the removals written before or beside it are
 //! made, which `tests/rate_cli.rs` checks step by step.
+//!
+//! Layer: shared, over [`links`](super::links): the producers' `explain` write with it.
 
 use std::fmt::Write;
 

@@ -6,6 +6,9 @@
 //! running minimum with a strict comparison gives the same hint without storing any other.
 //! Difficulties are compared as SE's doubles (`base + bonus`, the bonus summed in steps of
 //! 0.1 as SE sums it), so two hints printed alike can still order as SE orders them.
+//!
+//! Layer: shared, over [`links`](super::links): every chaining producer keeps its best hint
+//! by this order.
 
 use super::links::{cell_of, digit_of, is_on};
 use crate::engines::rater::board::Board;

@@ -15,6 +15,8 @@
 //!
 //! The lists come in SE's order (`Chaining.getOnToOff` / `getOffToOn`), which decides the
 //! breadth-first trees and so which chain of equal length is found first.
+//!
+//! Layer: shared, at the bottom: every producer reads its links here.
 
 use crate::engines::rater::board::{
     digits_of, two_bits, Board, CELL_HOUSES, CELL_INDEX, HOUSE_CELLS,
