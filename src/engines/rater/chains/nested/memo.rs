@@ -7,10 +7,21 @@
 //! Layer: the nesting driver's, over [`plus`], whose rules it runs.
 
 use super::hint::Nested;
-use super::{Emit, Reduced};
-use crate::engines::rater::board::CELLS;
+use crate::engines::rater::board::{Board, CELLS};
 use crate::engines::rater::chains::plus;
 use crate::engines::rater::chains::shared::bits::CandSet;
+
+/// A grid the assumptions of a dynamic propagation reduced the step's grid `src` to.
+#[derive(Clone, Copy)]
+pub(crate) struct Reduced<'a> {
+    pub(crate) src: &'a Board,
+    pub(crate) cands: &'a [u16; CELLS],
+    pub(crate) planes: &'a [u128; 9],
+}
+
+/// How the hints on a reduced grid are handed on: `emit(parents, removals, complexity,
+/// fingerprint)` (complexity and fingerprint 0 for a basic rule's).
+pub(crate) type Emit<'e> = dyn FnMut(&CandSet, &CandSet, u32, u64) + 'e;
 
 /// One hint a nested producer (or a basic rule) gave, as [`Memo::replay`] hands it on:
 /// its parents, removals, complexity and fingerprint.

@@ -73,8 +73,9 @@ mod multiple;
 
 use super::forcing::Search;
 use super::shared::bits::CandSet;
-use crate::engines::rater::board::{Board, CELLS, HOUSE_CELLS};
+use crate::engines::rater::board::{Board, HOUSE_CELLS};
 use hint::Nested;
+pub(crate) use memo::{Emit, Reduced};
 use memo::{Given, Memo, Producer, Range};
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
@@ -85,18 +86,6 @@ const ROOM: usize = 1024;
 /// forum_hardest_1106 is 8,287). Reserved, not touched: the pages are the system's until a
 /// search needs them.
 const ROOM_DYNAMIC: usize = 1 << 14;
-
-/// A grid the assumptions of a dynamic propagation reduced the step's grid `src` to.
-#[derive(Clone, Copy)]
-pub(crate) struct Reduced<'a> {
-    pub(crate) src: &'a Board,
-    pub(crate) cands: &'a [u16; CELLS],
-    pub(crate) planes: &'a [u128; 9],
-}
-
-/// How the hints on a reduced grid are handed on: `emit(parents, removals, complexity,
-/// fingerprint)` (complexity and fingerprint 0 for a basic rule's).
-pub(crate) type Emit<'e> = dyn FnMut(&CandSet, &CandSet, u32, u64) + 'e;
 
 /// Scratch of the nested producers' searches; one per dynamic producer.
 pub(crate) struct Nest {
