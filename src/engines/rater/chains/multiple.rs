@@ -36,7 +36,7 @@ use super::shared::eureka::{self, Tree, ROOT};
 use super::shared::key;
 use super::shared::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
 use super::shared::nest_set::NestSet;
-use super::shared::trail::Trail;
+use super::shared::trail::{Queue, Trail};
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
 };
@@ -84,7 +84,8 @@ impl Implied {
         let rules = Rules { x: true, y: true };
         let mut offs = [0u16; 32];
         let mut ons = [0u16; 4];
-        while let Some(p) = self.trail.next() {
+        let mut queue = Queue::default();
+        while let Some(p) = self.trail.next(&mut queue) {
             let depth = self.depth[p as usize] + 1;
             let implied = if is_on(p) {
                 links.on_to_off(p, true, &mut offs)

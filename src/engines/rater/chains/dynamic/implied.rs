@@ -28,7 +28,7 @@ use crate::engines::rater::chains::shared::links::{
     cell_of, conjugate, digit_of, is_on, potential, POTENTIALS,
 };
 use crate::engines::rater::chains::shared::nest_set::{NestNodes, NestSet};
-use crate::engines::rater::chains::shared::trail::Trail;
+use crate::engines::rater::chains::shared::trail::{Queue, Trail};
 
 /// No parent: the assumption's first parent.
 pub(crate) const NONE: u16 = u16::MAX;
@@ -199,8 +199,9 @@ impl Implied {
         self.cands = b.cands;
         self.planes = b.planes;
         self.add(root, Parents::first(NONE));
+        let mut queue = Queue::default();
         loop {
-            let Some(p) = self.trail.next() else {
+            let Some(p) = self.trail.next(&mut queue) else {
                 if self.level > 0 && self.advance(b, nest) {
                     continue;
                 }

@@ -1,7 +1,7 @@
 //! What one propagation implied, and SE's queue over it: the potentials in the order found
 //! and as a set ([`PotSet`]). SE's `doChaining` expands pending "on" potentials before
 //! pending "off" ones, each kind first in, first out; both queues are the one list read by
-//! two cursors ([`Trail::next`]), since every potential implied is pending once.
+//! two cursors ([`Queue`], [`Trail::next`]), since every potential implied is pending once.
 //!
 //! Layer: shared, under the static propagations of multiple forcing chains
 //! ([`multiple`](super::super::multiple)) and the dynamic ones
@@ -10,12 +10,19 @@
 use super::bits::PotSet;
 use super::links::{is_on, POTENTIALS};
 
-/// The potentials a propagation implied, in order and as a set, with its pending queues.
+/// The potentials a propagation implied, in order and as a set.
 pub(crate) struct Trail {
     set: PotSet,
     order: [u16; POTENTIALS],
     len: usize,
-    /// Where the next pending "on" and the next pending "off" potential are looked for.
+}
+
+/// SE's two queues over a [`Trail`]: where the next pending "on" and the next pending
+/// "off" potential are looked for. A local of the propagation's loop, not a field of the
+/// trail, so that the cursors stay in registers (as fields they cost 0.7% of the rating
+/// time of top1465 puzzles, measured 2026-12-06).
+#[derive(Default)]
+pub(crate) struct Queue {
     on: usize,
     off: usize,
 }
@@ -26,8 +33,6 @@ impl Trail {
             set: PotSet::EMPTY,
             order: [0; POTENTIALS],
             len: 0,
-            on: 0,
-            off: 0,
         }
     }
 
@@ -38,8 +43,6 @@ impl Trail {
             self.set.clear_word_of(p);
         }
         self.len = 0;
-        self.on = 0;
-        self.off = 0;
     }
 
     /// Whether `p` was implied.
@@ -69,23 +72,23 @@ impl Trail {
     }
 
     /// The next potential to expand, in SE's order: the first pending "on" one, else the
-    /// first pending "off" one; `None` when none is pending (potentials pushed after that
-    /// are pending again).
+    /// first pending "off" one, `queue` moved past it; `None` when none is pending
+    /// (potentials pushed after that are pending again).
     #[inline]
-    pub(crate) fn next(&mut self) -> Option<u16> {
-        while self.on < self.len && !is_on(self.order[self.on]) {
-            self.on += 1;
+    pub(crate) fn next(&self, queue: &mut Queue) -> Option<u16> {
+        while queue.on < self.len && !is_on(self.order[queue.on]) {
+            queue.on += 1;
         }
-        if self.on < self.len {
-            self.on += 1;
-            return Some(self.order[self.on - 1]);
+        if queue.on < self.len {
+            queue.on += 1;
+            return Some(self.order[queue.on - 1]);
         }
-        while self.off < self.len && is_on(self.order[self.off]) {
-            self.off += 1;
+        while queue.off < self.len && is_on(self.order[queue.off]) {
+            queue.off += 1;
         }
-        if self.off < self.len {
-            self.off += 1;
-            return Some(self.order[self.off - 1]);
+        if queue.off < self.len {
+            queue.off += 1;
+            return Some(self.order[queue.off - 1]);
         }
         None
     }
@@ -99,6 +102,7 @@ mod tests {
     #[test]
     fn on_potentials_come_first_each_kind_in_order() {
         let mut t = Trail::new();
+        let mut q = Queue::default();
         let (a, b, c) = (
             potential(0, 0, true),
             potential(1, 0, false),
@@ -106,14 +110,18 @@ mod tests {
         );
         t.push(b);
         t.push(a);
-        assert_eq!(t.next(), Some(a));
+        assert_eq!(t.next(&mut q), Some(a));
         t.push(c);
-        assert_eq!((t.next(), t.next(), t.next()), (Some(c), Some(b), None));
+        assert_eq!(
+            (t.next(&mut q), t.next(&mut q), t.next(&mut q)),
+            (Some(c), Some(b), None)
+        );
         let d = potential(3, 1, false);
         t.push(d);
-        assert_eq!((t.next(), t.next()), (Some(d), None));
+        assert_eq!((t.next(&mut q), t.next(&mut q)), (Some(d), None));
         assert_eq!(t.found(), &[b, a, c, d]);
         t.clear();
-        assert!(!t.has(a) && t.found().is_empty() && t.next().is_none());
+        let mut q = Queue::default();
+        assert!(!t.has(a) && t.found().is_empty() && t.next(&mut q).is_none());
     }
 }
