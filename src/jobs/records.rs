@@ -1,7 +1,7 @@
 //! The record writer `solve` and `rate` share: one output record per input record, in the
 //! order given, in the job's line, csv or jsonl form ([`RecordFormat`]), with the input's
 //! passthrough columns ([`RecordFields`]) and a csv header that is written even for an empty
-//! input. Line records are gathered and written in [`LINES_BUFFER`]-byte pieces.
+//! input. Line records are gathered and written in 64 KiB pieces.
 
 use std::io::{self, Write};
 
