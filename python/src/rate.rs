@@ -5,7 +5,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use sudoku_batch::engines::rater::{Ladder, ParseLadderError, RateOptions, Technique};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use sudoku_batch::engines::rater::{Ladder, ParseLadderError, RateOptions, Stop, Technique};
 use sudoku_batch::jobs::rate::{difficulty_value, RateWork, Raters};
 
 use crate::args;
@@ -89,13 +92,17 @@ pub fn rate<'py>(
         capped: &mut capped,
         status: &mut status,
     };
-    let raters = Raters::new(RateOptions { ladder, max_rating }, threads);
+    // A hard puzzle takes seconds: Ctrl-C raises `cancel`, which the raters look at between
+    // assumptions, so the call stops within milliseconds, not at the end of the puzzle.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let stop = Stop::new(cancel.clone());
+    let raters = Raters::stopping(RateOptions { ladder, max_rating }, threads, stop);
     let work = RateWork {
         raters: &raters,
         keep: false,
         steps: false,
     };
-    let bad = in_items(py, n, threads, None, out, |rows, out| {
+    let bad = in_items(py, n, threads, Some(&cancel), out, |rows, out| {
         rate_chunk(batch, rows, out, &work)
     })?;
     let dict = PyDict::new(py);

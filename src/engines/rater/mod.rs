@@ -69,6 +69,9 @@ mod technique;
 mod uniqueness;
 mod wings;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use crate::grid::Grid;
 use board::Board;
 use hint::Hint;
@@ -102,6 +105,28 @@ pub struct Rater {
     finders: Finders,
     /// A step's chains in Eureka notation (written only for `rate_with_steps`).
     chain_text: String,
+    /// Raised by another thread: end the rating in hand early.
+    stop: Stop,
+}
+
+/// A flag another thread raises to end ratings early (Ctrl-C during a long call), looked at
+/// before each step and before each assumption of the dynamic forcing chains, so a raised
+/// flag is seen within milliseconds. A rating it ended is meaningless: the caller that raised
+/// it drops the result.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Option<Arc<AtomicBool>>);
+
+impl Stop {
+    /// A stop raised when `flag` is set.
+    pub fn new(flag: Arc<AtomicBool>) -> Stop {
+        Stop(Some(flag))
+    }
+
+    /// Whether the flag is raised.
+    #[inline]
+    pub fn raised(&self) -> bool {
+        self.0.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
 }
 
 /// Bytes reserved for a step's chains, so that `rate_with_steps` does not allocate either: ten
@@ -119,8 +144,22 @@ impl Rater {
             hint: Hint::new(),
             eliminations: [Elimination { cell: 0, digit: 0 }; 729],
             finders: Finders::new(),
+            stop: Stop::default(),
             chain_text: String::with_capacity(CHAIN_TEXT),
         }
+    }
+
+    /// The same rater, ending a rating early once `stop` is raised.
+    pub fn stop_when(mut self, stop: Stop) -> Rater {
+        self.finders.chains.stop_when(&stop);
+        self.stop = stop;
+        self
+    }
+
+    /// A fresh rater with the same options and stop flag (in place of one whose scratch a
+    /// panic may have left half-written).
+    pub fn renewed(&self) -> Rater {
+        Rater::new(self.options).stop_when(self.stop.clone())
     }
 
     /// The options it rates with.
@@ -155,6 +194,10 @@ impl Rater {
         let mut rating = Rating::default();
         let mut er_exact = 0.0f64;
         while !self.board.solved() {
+            if self.stop.raised() {
+                rating.capped = true;
+                break;
+            }
             let found = self.finders.find(
                 ladder,
                 self.options.max_rating,

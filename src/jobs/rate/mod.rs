@@ -17,7 +17,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde::Serialize;
 
-use crate::engines::rater::{Difficulty, RateOptions, Rater, Rating};
+use crate::engines::rater::{Difficulty, RateOptions, Rater, Rating, Stop};
 use crate::engines::solver::{solve_with_limit, Status};
 use crate::grid::{Conflict, Grid};
 use crate::io::reader::Record;
@@ -168,10 +168,16 @@ pub struct Raters {
 impl Raters {
     /// Raters for `threads` workers, all with `options`.
     pub fn new(options: RateOptions, threads: usize) -> Raters {
+        Raters::stopping(options, threads, Stop::default())
+    }
+
+    /// The same, each ending the rating in hand early once `stop` is raised (a call that is
+    /// interrupted drops what they give then).
+    pub fn stopping(options: RateOptions, threads: usize, stop: Stop) -> Raters {
         Raters {
             options,
             slots: (0..threads.max(1))
-                .map(|_| Mutex::new(Rater::new(options)))
+                .map(|_| Mutex::new(Rater::new(options).stop_when(stop.clone())))
                 .collect(),
         }
     }
@@ -241,7 +247,7 @@ pub fn rate_puzzle(rater: &mut Rater, line: u64, puzzle: &Grid, steps: bool) -> 
 /// by a fresh one (its scratch may be left half-written).
 fn guarded<T>(rater: &mut Rater, rate: impl FnOnce(&mut Rater) -> T) -> Result<T, String> {
     panic::catch_unwind(AssertUnwindSafe(|| rate(rater))).map_err(|payload| {
-        *rater = Rater::new(rater.options());
+        *rater = rater.renewed();
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())

@@ -70,7 +70,7 @@ mod tests;
 use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
 use super::hint::Hint;
 use super::quiet::Quiet;
-use super::Technique;
+use super::{Stop, Technique};
 use forcing::{Kind, Pass};
 use shared::links::{cell_of, digit_of, is_on};
 use shared::{closure, eureka, key, links};
@@ -173,6 +173,12 @@ impl Chains {
             last: Last::None,
             nishio_quiet: Quiet::new(),
         })
+    }
+
+    /// Give up the dynamic producers' searches (the long ones) once `stop` is raised.
+    pub(crate) fn stop_when(&mut self, stop: &Stop) {
+        self.dynamic.stop_when(stop.clone());
+        self.plus.stop_when(stop.clone());
     }
 
     /// Appends the chains of the step the last producer method gave, on the same board, in

@@ -48,6 +48,7 @@ use super::shared::cell_region::{beats, gather, CellRegion};
 use super::shared::key::{self, offer};
 use super::shared::links::{potential, POTENTIALS};
 use crate::engines::rater::board::{cells_of, digits_of, Board};
+use crate::engines::rater::Stop;
 
 /// Which of the producer's hints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +104,8 @@ pub(crate) struct Dynamic {
     base: f64,
     /// The potentials both "v on" and "v off" imply, in the order they are offered.
     list: Vec<u16>,
+    /// Raised by another thread: give up before the next assumption ([`Stop`]).
+    stop: Stop,
 }
 
 impl Dynamic {
@@ -117,7 +120,13 @@ impl Dynamic {
             nest: Nest::new(level),
             base: BASES[level as usize],
             list: Vec::with_capacity(POTENTIALS),
+            stop: Stop::default(),
         })
+    }
+
+    /// Give up a search once `stop` is raised.
+    pub(crate) fn stop_when(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     /// Makes a producer made at level 5 (which has the scratch of levels 1-5) one of
@@ -148,6 +157,11 @@ impl Dynamic {
                 continue;
             }
             for v in digits_of(cands) {
+                // Each assumption's propagations can take milliseconds at the nested levels:
+                // a raised flag is seen within one.
+                if self.stop.raised() {
+                    return None;
+                }
                 self.binary(b, c, v, &mut best);
                 let region = |house, digit| Kind::Region { house, digit };
                 self.cr.regions(
