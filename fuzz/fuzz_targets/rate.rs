@@ -6,9 +6,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_batch::grid::{Grid, CELLS};
 use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions, Rater};
 use sudoku_batch::engines::solver::{solve_with_limit, Status};
+use sudoku_batch::grid::{Grid, CELLS};
 
 /// A solution grid to carve puzzles from (relabelled by the input).
 const GRID: &[u8; CELLS] =

@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_batch::grid::{Grid, CELLS};
 use sudoku_batch::engines::solver::{solve_with_limit, Algorithm, Limits, Status};
+use sudoku_batch::grid::{Grid, CELLS};
 
 fuzz_target!(|data: &[u8]| {
     // Byte 0 sets how full the grid is; bytes 1..=81 give the cells (missing bytes: empty).
