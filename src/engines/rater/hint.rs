@@ -20,6 +20,12 @@ pub(crate) struct Hint {
     pub n_cells: u8,
     /// The digits the hint rests on.
     pub digits: u16,
+    /// The houses the pattern lies in (bit `h` for board house `h`: a hidden single's house,
+    /// a pointing's box, a fish's base lines).
+    pub houses: u32,
+    /// The houses it removes from, when they are not those (a pointing's line, a fish's
+    /// cover lines).
+    pub cover: u32,
     /// SE's difficulty as the double it computes, for chaining hints (their length bonus
     /// is a sum of 0.1s, so two hints printed alike can differ: 6.6 + 0.1 < 6.5 + 0.2);
     /// `None` for the others, whose difficulties are SE's literals.
@@ -37,6 +43,8 @@ impl Hint {
             cells: [0; CELLS],
             n_cells: 0,
             digits: 0,
+            houses: 0,
+            cover: 0,
             exact: None,
         }
     }
@@ -53,6 +61,8 @@ impl Hint {
         self.place = None;
         self.n_cells = 0;
         self.digits = 0;
+        self.houses = 0;
+        self.cover = 0;
         self.exact = None;
     }
 
@@ -71,6 +81,18 @@ impl Hint {
             self.cells[self.n_cells as usize] = cell as u8;
             self.n_cells += 1;
         }
+    }
+
+    /// Adds a house (board numbering) the pattern lies in.
+    #[inline]
+    pub(crate) fn add_house(&mut self, house: usize) {
+        self.houses |= 1 << house;
+    }
+
+    /// Adds a house (board numbering) the hint removes from.
+    #[inline]
+    pub(crate) fn add_cover(&mut self, house: usize) {
+        self.cover |= 1 << house;
     }
 
     /// Removes the digits of `mask` from `cell`.

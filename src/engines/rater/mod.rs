@@ -66,6 +66,7 @@ mod step;
 mod strong;
 mod subsets;
 mod technique;
+mod text;
 mod uniqueness;
 mod wings;
 
@@ -79,8 +80,8 @@ use ladder::Finders;
 
 pub use ladder::{Ladder, ParseLadderError};
 pub use step::{
-    ChainBranches, Difficulty, Elimination, ParseDifficultyError, Placement, Rating, Step,
-    StepChain,
+    ChainBranches, Difficulty, Elimination, House, HouseKind, Houses, ParseDifficultyError,
+    Placement, Rating, Step, StepChain,
 };
 pub use technique::{Family, Technique};
 
@@ -105,6 +106,8 @@ pub struct Rater {
     finders: Finders,
     /// A step's chains in Eureka notation (written only for `rate_with_steps`).
     chain_text: String,
+    /// A step's sentence (written only for `rate_with_steps`).
+    step_text: String,
     /// Raised by another thread: end the rating in hand early.
     stop: Stop,
 }
@@ -135,6 +138,10 @@ impl Stop {
 /// one grows the text.
 const CHAIN_TEXT: usize = 1 << 14;
 
+/// Bytes reserved for a step's sentence, for the same reason (a chain step's sentence names
+/// every branch's assumption and what follows).
+const STEP_TEXT: usize = 1 << 13;
+
 impl Rater {
     /// A rater with these options.
     pub fn new(options: RateOptions) -> Rater {
@@ -146,6 +153,7 @@ impl Rater {
             finders: Finders::new(),
             stop: Stop::default(),
             chain_text: String::with_capacity(CHAIN_TEXT),
+            step_text: String::with_capacity(STEP_TEXT),
         }
     }
 
@@ -262,14 +270,23 @@ impl Rater {
             chains::Shape::Single => StepChain::Single(&self.chain_text),
             chains::Shape::Branches => StepChain::Branches(ChainBranches(&self.chain_text)),
         };
+        let eliminations = &self.eliminations[..n];
+        let facts = text::Facts {
+            hint,
+            eliminations,
+            chain,
+        };
+        text::describe(&facts, &mut self.step_text);
         let step = Step {
             technique: hint.technique,
             difficulty: hint.difficulty,
+            houses: Houses(hint.houses | hint.cover),
             cells: &hint.cells[..hint.n_cells as usize],
             digits: hint.digits,
             placements: placement.as_slice(),
-            eliminations: &self.eliminations[..n],
+            eliminations,
             chain,
+            text: &self.step_text,
         };
         on_step(&step);
     }

@@ -105,6 +105,7 @@ pub(crate) fn hidden_single(b: &Board, hint: &mut Hint) -> bool {
 fn single(b: &Board, hint: &mut Hint, h: usize, d: usize, difficulty: u8) -> bool {
     let cell = Board::cell(h, b.pos[h][d].trailing_zeros() as usize);
     hint.start(Technique::HiddenSingle, difficulty);
+    hint.add_house(h);
     hint.add_cell(cell);
     hint.digits = 1 << d;
     hint.set_place(cell, d);
@@ -419,6 +420,8 @@ fn lock_cells(hint: &mut Hint, h1: usize, h2: usize, d: usize, b: &Board) {
         hint.add_cell(Board::cell(h1, i));
     }
     hint.digits = 1 << d;
+    hint.add_house(h1);
+    hint.add_cover(h2);
 }
 
 fn direct_lock(b: &Board, hint: &mut Hint, kind1: usize, i1: usize, h2: usize, d: usize) -> bool {
@@ -442,6 +445,7 @@ fn direct_lock(b: &Board, hint: &mut Hint, kind1: usize, i1: usize, h2: usize, d
             lock_cells(hint, kind1 + i1, h2, d, b);
             let cell = Board::cell(h3, rest.trailing_zeros() as usize);
             hint.add_cell(cell);
+            hint.add_house(h3);
             hint.set_place(cell, d);
             return true;
         }

@@ -124,7 +124,9 @@ pub struct Step<'a> {
     pub technique: Technique,
     /// Its difficulty.
     pub difficulty: Difficulty,
-    /// The cells it rests on.
+    /// The houses it rests on: where its pattern lies and where it removes from.
+    pub houses: Houses,
+    /// The cells it rests on: for a chain step, every cell of every chain.
     pub cells: &'a [u8],
     /// The digits it rests on (bit `d - 1` for digit `d`).
     pub digits: u16,
@@ -134,6 +136,85 @@ pub struct Step<'a> {
     pub eliminations: &'a [Elimination],
     /// A chaining step's chains, in Eureka notation.
     pub chain: StepChain<'a>,
+    /// The step in a plain-English sentence (or a few) naming its houses, cells and digits
+    /// and what it places or removes.
+    pub text: &'a str,
+}
+
+/// A set of houses, bit `h` for house `h`: `0..9` boxes 1-9 (left to right, top to
+/// bottom), `9..18` rows 1-9, `18..27` columns 1-9.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Houses(pub u32);
+
+impl Houses {
+    /// The houses in the order a person names them: rows, then columns, then boxes.
+    pub fn iter(self) -> impl Iterator<Item = House> {
+        const ORDER: [u8; 27] = {
+            let mut t = [0u8; 27];
+            let mut i = 0;
+            while i < 27 {
+                t[i] = ((i + 9) % 27) as u8;
+                i += 1;
+            }
+            t
+        };
+        ORDER
+            .into_iter()
+            .filter(move |&h| self.0 & (1 << h) != 0)
+            .map(House)
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// One house ([`Houses`] numbering). `Display` gives its short name (`r3`, `c4`, `b5`), the
+/// alternate form `{:#}` its name in words (`row 3`, `column 4`, `box 5`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct House(pub u8);
+
+/// The kind of a house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseKind {
+    /// A 3×3 box.
+    Box,
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+}
+
+impl House {
+    /// Its kind.
+    pub fn kind(self) -> HouseKind {
+        match self.0 / 9 {
+            0 => HouseKind::Box,
+            1 => HouseKind::Row,
+            _ => HouseKind::Column,
+        }
+    }
+
+    /// Its number among its kind, 1-9.
+    pub fn number(self) -> u8 {
+        self.0 % 9 + 1
+    }
+}
+
+impl fmt::Display for House {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (short, long) = match self.kind() {
+            HouseKind::Box => ('b', "box"),
+            HouseKind::Row => ('r', "row"),
+            HouseKind::Column => ('c', "column"),
+        };
+        if f.alternate() {
+            write!(f, "{long} {}", self.number())
+        } else {
+            write!(f, "{short}{}", self.number())
+        }
+    }
 }
 
 /// The chains a step rests on, in Eureka notation: `(5)r1c2-r1c7=(5=3)r2c8-r3c9`, weak links

@@ -16,8 +16,10 @@
 //!
 //! With steps (`--steps`, jsonl), every object has a `kind`: each record's steps come first,
 //! one `"kind":"step"` object each — `file` (several inputs), `line`, `step` (1, 2, ...),
-//! `technique`, `difficulty`, `cells` (`"r1c2"`), `digits`, `placements` (`"r1c2=5"`),
-//! `eliminations` (`"r3c4<>7"`) and, for a chain step only, `chain` — then the record's own
+//! `technique`, `difficulty`, `houses` (`"r3"`, `"c4"`, `"b5"`: rows, then columns, then
+//! boxes), `cells` (`"r1c2"`: for a chain, every cell of every chain), `digits`,
+//! `placements` (`"r1c2=5"`), `eliminations` (`"r3c4<>7"`), for a chain step only `chain`,
+//! and `text`, the step in a plain-English sentence — then the record's own
 //! `"kind":"rating"` object, the jsonl record above. So every input record still has exactly
 //! one rating object, its `steps` field counts the step objects before it, and
 //! `select(.kind == "rating")` gives the plain jsonl output.
@@ -135,7 +137,15 @@ pub fn step_body(out: &mut Vec<u8>, n: u32, step: &Step<'_>) {
     let mut d = [0u8; 4];
     let len = step.difficulty.write_text(&mut d);
     out.extend_from_slice(&d[..len]);
-    out.extend_from_slice(b",\"cells\":[");
+    out.extend_from_slice(b",\"houses\":[");
+    for (i, house) in step.houses.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // "r3": ASCII, no escaping.
+        let _ = write!(out, "\"{house}\"");
+    }
+    out.extend_from_slice(b"],\"cells\":[");
     for (i, &cell) in step.cells.iter().enumerate() {
         if i > 0 {
             out.push(b',');
@@ -176,6 +186,8 @@ pub fn step_body(out: &mut Vec<u8>, n: u32, step: &Step<'_>) {
             out.push(b']');
         }
     }
+    out.extend_from_slice(b",\"text\":");
+    serde_json::to_writer(&mut *out, step.text).expect("writing to a vector");
     out.extend_from_slice(b"}\n");
 }
 
