@@ -164,6 +164,12 @@ fn digit_or_list(out: &mut String, digits: u16) -> fmt::Result {
     or_list(out, (1..=9u8).filter(|d| digits & (1 << (d - 1)) != 0))
 }
 
+/// "X-Wing on 4", "Unique Rectangle type 1 on 2 and 7": the technique and its digits.
+fn name_on_digits(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
+    write!(out, "{} on ", facts.hint.technique.name())?;
+    digit_list(out, facts.hint.digits)
+}
+
 /// The name of a subset of `n` cells or digits: "pair", "triplet", …
 fn subset_word(n: u32) -> &'static str {
     match n {
@@ -173,5 +179,41 @@ fn subset_word(n: u32) -> &'static str {
         5 => "quintuplet",
         6 => "sextuplet",
         _ => "septuplet",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engines::rater::hint::Hint;
+    use crate::engines::rater::step::StepChain;
+    use crate::engines::rater::text::{describe, Facts};
+    use crate::engines::rater::Technique;
+
+    /// Direct claiming is too rare on the datasets for the fixture of tests/step_text.rs:
+    /// in row 4, 6 lies only in box 4, which leaves row 6 one place for it.
+    #[test]
+    fn direct_claiming() {
+        let mut hint = Hint::new();
+        hint.start(Technique::DirectClaiming, 19);
+        hint.add_cell(27);
+        hint.add_cell(28);
+        hint.digits = 1 << 5;
+        hint.add_house(12);
+        hint.add_cover(3);
+        hint.add_cell(47);
+        hint.add_house(14);
+        hint.set_place(47, 5);
+        let facts = Facts {
+            hint: &hint,
+            eliminations: &[],
+            chain: StepChain::None,
+        };
+        let mut out = String::new();
+        describe(&facts, &mut out);
+        assert_eq!(
+            out,
+            "Direct claiming: in row 4, 6 lies only in box 4 (r4c1 and r4c2); then 6 can only \
+             go in r6c3 in row 6."
+        );
     }
 }

@@ -26,8 +26,7 @@ fn it_is_removed(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
 /// r7c8), so it is removed from r5c3 and r9c8."
 pub(super) fn fish(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     let hint = facts.hint;
-    write!(out, "{} on ", hint.technique.name())?;
-    digit_list(out, hint.digits)?;
+    super::name_on_digits(facts, out)?;
     out.push_str(": in ");
     houses_grouped(out, Houses(hint.houses))?;
     out.push_str(", ");
@@ -80,8 +79,7 @@ pub(super) fn wing(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
 /// …; each weak link holds 4 once, so …"
 pub(super) fn strong_links(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     let hint = facts.hint;
-    write!(out, "{} on ", hint.technique.name())?;
-    digit_list(out, hint.digits)?;
+    super::name_on_digits(facts, out)?;
     out.push_str(": strong links in ");
     houses_grouped(out, Houses(hint.houses))?;
     use Technique::*;

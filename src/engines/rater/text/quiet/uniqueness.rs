@@ -33,8 +33,7 @@ fn end(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
 pub(super) fn unique_loop(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     let hint = facts.hint;
     let (corners, _) = split(facts);
-    write!(out, "{} on ", hint.technique.name())?;
-    digit_list(out, hint.digits)?;
+    super::name_on_digits(facts, out)?;
     out.push_str(" (");
     cell_list(out, corners.iter().copied())?;
     out.push_str("): ");
