@@ -101,6 +101,7 @@ pub(crate) fn als_wing(b: &Board, hint: &mut Hint, n: usize) -> bool {
         hint.add_cell(c as usize);
     }
     hint.digits = best.digits;
+    hint.extra = b.cands[best.cells[best.n - 1] as usize];
     for &(victims, digit) in &best.elim {
         for c in cells_of(victims) {
             hint.eliminate(c, digit);

@@ -213,13 +213,15 @@ fn type4(b: &Board, hint: &mut Hint, p: &Pattern) -> bool {
     if common.count_ones() != 1 {
         return false;
     }
-    if !(0..3).any(|kind| shared_house(p, kind).is_some()) {
+    let Some(h) = (0..3).find_map(|kind| shared_house(p, kind)) else {
         return false;
-    }
+    };
     hint.start(Technique::Bug4, 57);
     hint.add_cell(c1);
     hint.add_cell(c2);
+    hint.add_house(h);
     hint.digits = p.all | common;
+    hint.extra = p.all;
     hint.eliminate(c1, b.cands[c1] & !p.values[c1] & !common);
     hint.eliminate(c2, b.cands[c2] & !p.values[c2] & !common);
     true
@@ -304,6 +306,9 @@ fn type3_in(
             continue;
         }
         hint.start(Technique::Bug3, tenths(5.7 + (degree as f64 - 1.0) * 0.1));
+        hint.add_house(h);
+        hint.pattern = p.n as u8;
+        hint.extra = p.all;
         for c in p.cells[..p.n]
             .iter()
             .map(|&c| c as usize)

@@ -26,6 +26,13 @@ pub(crate) struct Hint {
     /// The houses it removes from, when they are not those (a pointing's line, a fish's
     /// cover lines).
     pub cover: u32,
+    /// Digits the sentence tells apart from `digits`: an ALS wing's bivalue cell's two, a
+    /// unique loop's (type 3) or a BUG's (type 3) subset, a BUG's extra digits (type 4).
+    pub extra: u16,
+    /// How many of the first `cells` are the pattern proper when cells it leans on follow
+    /// (a unique loop's cells before a type 3's subset, a BUG's cells before its subset);
+    /// 0 when they all are.
+    pub pattern: u8,
     /// SE's difficulty as the double it computes, for chaining hints (their length bonus
     /// is a sum of 0.1s, so two hints printed alike can differ: 6.6 + 0.1 < 6.5 + 0.2);
     /// `None` for the others, whose difficulties are SE's literals.
@@ -45,6 +52,8 @@ impl Hint {
             digits: 0,
             houses: 0,
             cover: 0,
+            extra: 0,
+            pattern: 0,
             exact: None,
         }
     }
@@ -63,6 +72,8 @@ impl Hint {
         self.digits = 0;
         self.houses = 0;
         self.cover = 0;
+        self.extra = 0;
+        self.pattern = 0;
         self.exact = None;
     }
 

@@ -178,6 +178,7 @@ fn direct_hidden_set_in(b: &Board, hint: &mut Hint, degree: usize, h: usize) -> 
                     let cell = Board::cell(h, rest.trailing_zeros() as usize);
                     hint.add_cell(cell);
                     hint.digits = set;
+                    hint.add_house(h);
                     hint.set_place(cell, d);
                     return true;
                 }

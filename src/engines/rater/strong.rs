@@ -260,6 +260,8 @@ struct Best {
     victims: u128,
     chain: [Group; 8],
     len: usize,
+    /// The links' houses (bit `h`).
+    houses: u32,
 }
 
 /// One search: the ladder's degree, the link kinds (0 block, 1 row, 2 column) of each base
@@ -517,8 +519,10 @@ impl Search<'_> {
             _ => 2,
         };
         let mut chain = [Group::default(); 8];
+        let mut houses = 0u32;
         for i in 0..n {
             let link = &self.chosen[q[i]];
+            houses |= 1 << link.house;
             chain[2 * i] = link.ends[dir(i)];
             chain[2 * i + 1] = link.ends[1 - dir(i)];
         }
@@ -532,6 +536,7 @@ impl Search<'_> {
             victims,
             chain,
             len: 2 * n,
+            houses,
         };
     }
 
@@ -579,6 +584,7 @@ impl Search<'_> {
             }
         }
         hint.digits = 1 << best.digit;
+        hint.houses = best.houses;
         for c in super::board::cells_of(best.victims) {
             hint.eliminate(c, 1 << best.digit);
         }

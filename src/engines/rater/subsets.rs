@@ -39,6 +39,7 @@ pub(crate) fn naked_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
             };
             hint.start(technique, difficulty);
             hint.digits = digits;
+            hint.add_house(h);
             for i in 0..9 {
                 let c = Board::cell(h, i);
                 if set >> i & 1 != 0 {
@@ -80,6 +81,7 @@ pub(crate) fn hidden_set(b: &Board, hint: &mut Hint, degree: usize) -> bool {
             };
             hint.start(technique, difficulty);
             hint.digits = set;
+            hint.add_house(h);
             for i in digits_of(cells) {
                 let c = Board::cell(h, i);
                 hint.add_cell(c);
@@ -129,7 +131,11 @@ pub(crate) fn fish(b: &Board, hint: &mut Hint, degree: usize, digits: u16) -> bo
                 };
                 hint.start(technique, difficulty);
                 hint.digits = 1 << d;
+                for i in digits_of(lines) {
+                    hint.add_house(base + i);
+                }
                 for j in digits_of(crosses) {
+                    hint.add_cover(cover + j);
                     let p = b.pos[cover + j][d];
                     for i in digits_of(p) {
                         let c = Board::cell(cover + j, i);

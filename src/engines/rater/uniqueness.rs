@@ -212,9 +212,17 @@ impl Search<'_> {
         eliminate(self.hint);
     }
 
-    /// A type-3 hint: the house `h` loses `victims[i]` at index `i`.
-    fn offer_house(&mut self, rating: f64, h: usize, victims: [u16; 9]) {
+    /// A type-3 hint: the house `h` loses `victims[i]` at index `i`; the subset is `digits`
+    /// in the extra cells and the cells at `others` (indexes in `h`).
+    fn offer_house(&mut self, rating: f64, h: usize, victims: [u16; 9], subset: (u16, u16)) {
         self.offer(rating, 3, |hint| {
+            let (others, digits) = subset;
+            hint.add_house(h);
+            hint.pattern = hint.n_cells;
+            for i in digits_of(others) {
+                hint.add_cell(HOUSE_CELLS[h][i] as usize);
+            }
+            hint.extra = digits;
             for i in 0..9 {
                 hint.eliminate(HOUSE_CELLS[h][i] as usize, victims[i]);
             }
@@ -329,7 +337,8 @@ impl Search<'_> {
                 continue;
             }
             let rating = two.base + (two.degree as f64 - 1.0) * 0.1;
-            self.offer_house(rating, two.h, victims);
+            let subset = (set & !(1 << two.i1), union);
+            self.offer_house(rating, two.h, victims, subset);
         }
     }
 
@@ -366,32 +375,36 @@ impl Search<'_> {
             let cells_mask = union & !(1 << two.i1) & !(1 << two.i2);
             if let Some(victims) = hidden_victims(b, two.h, [two.c1, two.c2], cells_mask, values) {
                 let rating = two.base + (cells_mask.count_ones() as f64 - 1.0) * 0.1;
-                self.offer_house(rating, two.h, victims);
+                self.offer_house(rating, two.h, victims, (cells_mask, values));
             }
         }
     }
 
     fn type4(&mut self, c1: usize, c2: usize) {
         let b = self.b;
-        let (mut lock1, mut lock2) = (false, false);
+        // The first house where each digit of the pair is locked in the two cells.
+        let (mut lock1, mut lock2) = (None, None);
         for kind in 0..3 {
             let h = CELL_HOUSES[c1][kind] as usize;
             if h != CELL_HOUSES[c2][kind] as usize {
                 continue;
             }
             let outside = !((1u16 << CELL_INDEX[c1][kind]) | (1u16 << CELL_INDEX[c2][kind]));
-            lock1 |= b.pos[h][self.v1] & outside == 0;
-            lock2 |= b.pos[h][self.v2] & outside == 0;
+            if b.pos[h][self.v1] & outside == 0 {
+                lock1 = lock1.or(Some(h));
+            }
+            if b.pos[h][self.v2] & outside == 0 {
+                lock2 = lock2.or(Some(h));
+            }
         }
-        let remove = if lock1 {
-            self.v2
-        } else if lock2 {
-            self.v1
-        } else {
-            return;
+        let (remove, house) = match (lock1, lock2) {
+            (Some(h), _) => (self.v2, h),
+            (None, Some(h)) => (self.v1, h),
+            (None, None) => return,
         };
         let rating = self.base_rating();
         self.offer(rating, 4, |hint| {
+            hint.add_house(house);
             hint.eliminate(c1, 1 << remove);
             hint.eliminate(c2, 1 << remove);
         });

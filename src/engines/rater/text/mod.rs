@@ -129,3 +129,59 @@ fn words_list<T>(
     }
     Ok(())
 }
+
+/// The first house of `houses` (in [`Houses::iter`]'s order) that holds `cell`.
+pub(crate) fn house_of(houses: u32, cell: u8) -> Option<House> {
+    Houses(houses & super::board::HOUSE_BITS[cell as usize])
+        .iter()
+        .next()
+}
+
+/// "rows 2 and 7", "row 3 and column 7", "columns 1, 4 and 8, box 5": houses of one kind
+/// share its word, kinds in [`Houses::iter`]'s order.
+pub(crate) fn houses_grouped(out: &mut String, houses: Houses) -> fmt::Result {
+    use super::step::HouseKind;
+    let kinds = [
+        (HouseKind::Row, "row", "rows"),
+        (HouseKind::Column, "column", "columns"),
+        (HouseKind::Box, "box", "boxes"),
+    ];
+    let present = kinds
+        .into_iter()
+        .filter(|&(kind, _, _)| houses.iter().any(|h| h.kind() == kind));
+    words_list(out, present, |out, (kind, one, many)| {
+        let of_kind = || houses.iter().filter(move |h| h.kind() == kind);
+        let word = if of_kind().count() > 1 { many } else { one };
+        write!(out, "{word} ")?;
+        words_list(out, of_kind(), |out, h| write!(out, "{}", h.number()))
+    })
+}
+
+/// "1 and 9 are removed from r8c1" when the eliminations are all in one cell, else
+/// [`removals`]'s "3 is removed from r2c5 and r2c7, 5 from r1c1".
+pub(crate) fn removals_short(out: &mut String, eliminations: &[Elimination]) -> fmt::Result {
+    match eliminations {
+        [first, rest @ ..] if rest.iter().all(|e| e.cell == first.cell) => {
+            digit_list(out, removed_digits(eliminations))?;
+            let verb = if rest.is_empty() { "is" } else { "are" };
+            write!(out, " {verb} removed from {}", cell_name(first.cell))
+        }
+        _ => removals(out, eliminations),
+    }
+}
+
+/// The cells of a step's eliminations, each once, in order ("r5c3 and r9c8").
+pub(crate) fn removal_cells(out: &mut String, eliminations: &[Elimination]) -> fmt::Result {
+    let mut last = None;
+    let cells = eliminations.iter().map(|e| e.cell).filter(move |&c| {
+        let new = last != Some(c);
+        last = Some(c);
+        new
+    });
+    cell_list(out, cells)
+}
+
+/// The digits of a step's eliminations as a mask (bit `d - 1` for digit `d`).
+pub(crate) fn removed_digits(eliminations: &[Elimination]) -> u16 {
+    eliminations.iter().fold(0, |m, e| m | 1 << (e.digit - 1))
+}
