@@ -22,32 +22,40 @@ use crate::engines::rater::step::{ChainBranches, Houses, StepChain};
 use crate::engines::rater::Technique;
 use crate::grid::cell_name;
 
+/// A branch's (or a chain's) first and last candidates: its assumption and its conclusion.
+type Ends = (Node, Node);
+
 /// Writes the sentence of a chain step.
 pub(super) fn describe(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     use Technique::*;
     let t = facts.hint.technique;
-    match facts.chain {
-        StepChain::Single(chain) => match t {
+    let first = match facts.chain {
+        StepChain::Single(chain) => chain,
+        StepChain::Branches(branches) => branches.iter().next().unwrap_or(""),
+        StepChain::None => "",
+    };
+    let Some(ends) = ends(first) else {
+        return super::generic(facts, out);
+    };
+    let StepChain::Branches(branches) = facts.chain else {
+        return match t {
             BidirectionalXCycle | GeneralizedXWing | BidirectionalYCycle | BidirectionalCycle => {
-                cycle(facts, chain, out)
+                cycle(facts, first, out)
             }
-            _ => forcing(facts, chain, out),
-        },
-        StepChain::Branches(branches) => {
-            let name = t.name();
-            if t == NishioForcingChains || name.contains("Contradiction") {
-                contradiction(facts, branches, out)?;
-            } else if name.contains("Double") {
-                double(facts, branches, out)?;
-            } else if t == RegionForcingChains || name.contains("Region") {
-                region(facts, branches, out)?;
-            } else {
-                cell(facts, branches, out)?;
-            }
-            reduced(t, out)
-        }
-        StepChain::None => super::generic(facts, out),
+            _ => forcing(facts, first, ends, out),
+        };
+    };
+    let name = t.name();
+    if t == NishioForcingChains || name.contains("Contradiction") {
+        contradiction(facts, branches, ends, out)?;
+    } else if name.contains("Double") {
+        double(facts, ends, out)?;
+    } else if t == RegionForcingChains || name.contains("Region") {
+        region(facts, branches, ends, out)?;
+    } else {
+        cell(facts, branches, ends, out)?;
     }
+    reduced(t, out)
 }
 
 /// "Bidirectional X-Cycle on 4 through r1c2, r1c7, r3c8 and r3c2: its strong and weak links
@@ -65,10 +73,7 @@ fn cycle(facts: &Facts<'_>, chain: &str, out: &mut String) -> fmt::Result {
 
 /// "Turbot Fish through r5c9, r6c7, r3c7, r3c4 and r5c4: if r5c9 were 4, it could not be 4,
 /// so 4 is removed from r5c9."
-fn forcing(facts: &Facts<'_>, chain: &str, out: &mut String) -> fmt::Result {
-    let Some((start, end)) = ends(chain) else {
-        return super::generic(facts, out);
-    };
+fn forcing(facts: &Facts<'_>, chain: &str, (start, end): Ends, out: &mut String) -> fmt::Result {
     write!(out, "{} through ", facts.hint.technique.name())?;
     distinct_cells(out, chain)?;
     out.push_str(": ");
@@ -81,10 +86,12 @@ fn forcing(facts: &Facts<'_>, chain: &str, out: &mut String) -> fmt::Result {
 
 /// "Nishio Forcing Chains: if r9c2 were 2, r7c7 would have to be both 2 and not 2, so 2 is
 /// removed from r9c2." (one branch: the assumption leads to its own negation).
-fn contradiction(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut String) -> fmt::Result {
-    let Some((start, end)) = branches.iter().next().and_then(ends) else {
-        return super::generic(facts, out);
-    };
+fn contradiction(
+    facts: &Facts<'_>,
+    branches: ChainBranches<'_>,
+    (start, end): Ends,
+    out: &mut String,
+) -> fmt::Result {
     write!(out, "{}: ", facts.hint.technique.name())?;
     assumption(out, start)?;
     if branches.iter().count() == 1 {
@@ -103,10 +110,7 @@ fn contradiction(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut Strin
 
 /// "Dynamic Double Forcing Chains: whether r2c9 is 7 or not, r5c2 is not 7, so 7 is removed
 /// from r5c2."
-fn double(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut String) -> fmt::Result {
-    let Some((start, end)) = branches.iter().next().and_then(ends) else {
-        return super::generic(facts, out);
-    };
+fn double(facts: &Facts<'_>, (start, end): Ends, out: &mut String) -> fmt::Result {
     let (cell, digit) = (cell_name(start.cell as u8), start.digit + 1);
     write!(
         out,
@@ -120,10 +124,12 @@ fn double(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut String) -> f
 
 /// "Cell Forcing Chains from r1c2 (5, 6 or 9): each candidate leads to r4c4 not being 3, so
 /// 3 is removed from r4c4."
-fn cell(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut String) -> fmt::Result {
-    let Some((start, end)) = branches.iter().next().and_then(ends) else {
-        return super::generic(facts, out);
-    };
+fn cell(
+    facts: &Facts<'_>,
+    branches: ChainBranches<'_>,
+    (start, end): Ends,
+    out: &mut String,
+) -> fmt::Result {
     let digits = branches
         .iter()
         .filter_map(ends)
@@ -139,10 +145,12 @@ fn cell(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut String) -> fmt
 
 /// "Region Forcing Chains on 9 in column 4 (r1c4, r3c4 or r5c4): wherever 9 goes there,
 /// r1c6 is not 9, so 9 is removed from r1c6."
-fn region(facts: &Facts<'_>, branches: ChainBranches<'_>, out: &mut String) -> fmt::Result {
-    let Some((start, end)) = branches.iter().next().and_then(ends) else {
-        return super::generic(facts, out);
-    };
+fn region(
+    facts: &Facts<'_>,
+    branches: ChainBranches<'_>,
+    (start, end): Ends,
+    out: &mut String,
+) -> fmt::Result {
     let digit = start.digit + 1;
     write!(out, "{} on {digit} in ", facts.hint.technique.name())?;
     super::houses_words(out, Houses(facts.hint.houses))?;

@@ -132,29 +132,24 @@ fn words_list<T>(
 
 /// "5", "5 or 6", "5, 6 or 9" for a digit mask (bit `d - 1` for digit `d`): alternatives.
 pub(crate) fn digit_alternatives(out: &mut String, digits: u16) -> fmt::Result {
-    let digits = (1..=9u8).filter(|d| digits & (1 << (d - 1)) != 0);
-    alternatives(out, digits, |out, d| write!(out, "{d}"))
+    let start = out.len();
+    digit_list(out, digits)?;
+    or_before_last(out, start);
+    Ok(())
 }
 
 /// "r1c1", "r1c1 or r1c2", "r1c1, r1c2 or r1c3".
 pub(crate) fn cell_alternatives(out: &mut String, cells: impl Iterator<Item = u8>) -> fmt::Result {
-    alternatives(out, cells.map(cell_name), |out, c| write!(out, "{c}"))
+    let start = out.len();
+    cell_list(out, cells)?;
+    or_before_last(out, start);
+    Ok(())
 }
 
-/// Items separated by ", " with " or " before the last.
-fn alternatives<T>(
-    out: &mut String,
-    items: impl Iterator<Item = T>,
-    mut write: impl FnMut(&mut String, T) -> fmt::Result,
-) -> fmt::Result {
-    let mut items = items.peekable();
-    let mut first = true;
-    while let Some(item) = items.next() {
-        if !first {
-            out.push_str(if items.peek().is_some() { ", " } else { " or " });
-        }
-        first = false;
-        write(out, item)?;
+/// Turns the list written from `start` on into alternatives: its last " and " into " or "
+/// (no cell, digit or house name holds one).
+fn or_before_last(out: &mut String, start: usize) {
+    if let Some(i) = out[start..].rfind(" and ") {
+        out.replace_range(start + i..start + i + 5, " or ");
     }
-    Ok(())
 }
