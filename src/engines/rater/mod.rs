@@ -245,6 +245,15 @@ impl Rater {
     }
 
     fn report(&mut self, on_step: &mut dyn FnMut(&Step<'_>)) {
+        self.chain_text.clear();
+        let shape = if self.hint.technique.is_chain() {
+            let chains = &mut self.finders.chains;
+            let shape = chains.explain(&self.board, &mut self.chain_text);
+            chains.complete(&self.board, &self.chain_text, &mut self.hint);
+            shape
+        } else {
+            chains::Shape::None
+        };
         let hint = &self.hint;
         let mut n = 0;
         for c in board::cells_of(hint.elim_cells) {
@@ -257,14 +266,6 @@ impl Rater {
             }
         }
         let placement = hint.place.map(|(cell, d)| Placement { cell, digit: d + 1 });
-        self.chain_text.clear();
-        let shape = if hint.technique.is_chain() {
-            self.finders
-                .chains
-                .explain(&self.board, &mut self.chain_text)
-        } else {
-            chains::Shape::None
-        };
         let chain = match shape {
             chains::Shape::None => StepChain::None,
             chains::Shape::Single => StepChain::Single(&self.chain_text),

@@ -67,11 +67,12 @@ mod shared;
 #[cfg(test)]
 mod tests;
 
-use super::board::{cells_of, Board, ALL_DIGITS, CELLS};
+use super::board::{cells_of, Board, ALL_DIGITS, CELLS, CELL_HOUSES};
 use super::hint::Hint;
 use super::quiet::Quiet;
 use super::{Stop, Technique};
 use forcing::{Kind, Pass};
+pub(crate) use shared::eureka::{cells_named, ends, Node};
 use shared::links::{cell_of, digit_of, is_on};
 use shared::{closure, eureka, key, links};
 
@@ -201,6 +202,35 @@ impl Chains {
             }
         }
         Shape::Branches
+    }
+
+    /// Completes the hint of the step whose chains [`Chains::explain`] wrote as `text`, on
+    /// the same board: every cell the chains name, after the cells it has, each once; and
+    /// the houses it rests on: a region forcing chain's region, and a cycle's or a static
+    /// forcing chain's strong links between two cells, each in the houses where its digit
+    /// has those two places alone. Only `--steps` calls it.
+    pub(crate) fn complete(&self, b: &Board, text: &str, hint: &mut Hint) {
+        let n = hint.n_cells as usize;
+        let mut seen = hint.cells[..n].iter().fold(0u128, |s, &c| s | 1u128 << c);
+        for c in eureka::cells_named(text) {
+            if seen >> c & 1 == 0 {
+                seen |= 1u128 << c;
+                hint.add_cell(c);
+            }
+        }
+        let region = |house: u8| 1u32 << house;
+        hint.houses |= match self.last {
+            Last::Forcing => strong_link_houses(b, &self.best.path[..self.best.len]),
+            Last::Multiple(found) => match found.kind {
+                multiple::Kind::Region { house, .. } => region(house),
+                multiple::Kind::Cell => 0,
+            },
+            Last::Dynamic(found) | Last::Plus(_, found) => match found.kind {
+                dynamic::Kind::Region { house, .. } => region(house),
+                _ => 0,
+            },
+            Last::None | Last::Nishio(_) => 0,
+        };
     }
 
     /// SE's "Forcing Chains & Cycles" on the step's board: the best cycle or forcing chain,
@@ -394,6 +424,26 @@ fn fill_conclusion(
     } else {
         hint.eliminate(c, 1 << d);
     }
+}
+
+/// The houses of `path`'s strong links between two cells: those where the link's digit has
+/// the two cells as its only places on `b`.
+fn strong_link_houses(b: &Board, path: &[u16]) -> u32 {
+    let mut houses = 0u32;
+    for pair in path.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        let (from, to, d) = (cell_of(p), cell_of(q), digit_of(p));
+        if is_on(p) || !is_on(q) || from == to || digit_of(q) != d {
+            continue;
+        }
+        for &h in &CELL_HOUSES[from] {
+            let h = h as usize;
+            if CELL_HOUSES[to].contains(&(h as u8)) && b.pos[h][d].count_ones() == 2 {
+                houses |= 1 << h;
+            }
+        }
+    }
+    houses
 }
 
 /// The cells of a chain, as a set.

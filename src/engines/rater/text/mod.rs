@@ -185,3 +185,27 @@ pub(crate) fn removal_cells(out: &mut String, eliminations: &[Elimination]) -> f
 pub(crate) fn removed_digits(eliminations: &[Elimination]) -> u16 {
     eliminations.iter().fold(0, |m, e| m | 1 << (e.digit - 1))
 }
+
+/// "5", "5 or 6", "5, 6 or 9" for a digit mask (bit `d - 1` for digit `d`): alternatives.
+pub(crate) fn digit_alternatives(out: &mut String, digits: u16) -> fmt::Result {
+    let start = out.len();
+    digit_list(out, digits)?;
+    or_before_last(out, start);
+    Ok(())
+}
+
+/// "r1c1", "r1c1 or r1c2", "r1c1, r1c2 or r1c3".
+pub(crate) fn cell_alternatives(out: &mut String, cells: impl Iterator<Item = u8>) -> fmt::Result {
+    let start = out.len();
+    cell_list(out, cells)?;
+    or_before_last(out, start);
+    Ok(())
+}
+
+/// Turns the list written from `start` on into alternatives: its last " and " into " or "
+/// (no cell, digit or house name holds one).
+fn or_before_last(out: &mut String, start: usize) {
+    if let Some(i) = out[start..].rfind(" and ") {
+        out.replace_range(start + i..start + i + 5, " or ");
+    }
+}

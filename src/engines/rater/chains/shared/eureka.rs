@@ -192,6 +192,74 @@ fn back(
     (n, x)
 }
 
+/// The cells `text` (chains in this notation, any number of lines and brackets) names, in
+/// the order it names them, each time it does.
+pub(crate) fn cells_named(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let digit = |b: u8| (b'1'..=b'9').contains(&b).then(|| usize::from(b - b'1'));
+    text.as_bytes().windows(4).filter_map(move |w| match w {
+        [b'r', r, b'c', c] => Some(digit(*r)? * 9 + digit(*c)?),
+        _ => None,
+    })
+}
+
+/// One candidate of a chain as the text reads: cell, digit - 1, true or false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Node {
+    pub cell: usize,
+    pub digit: usize,
+    pub on: bool,
+}
+
+/// The first and the last candidate of a branch's main chain (the text before its first
+/// bracket): its assumption and what it concludes. `None` for text that is no chain.
+pub(crate) fn ends(branch: &str) -> Option<(Node, Node)> {
+    let main = branch.split(" [").next()?.as_bytes();
+    let digit_at = |i: usize| match main.get(i) {
+        Some(&b @ b'1'..=b'9') => Some(usize::from(b - b'1')),
+        _ => None,
+    };
+    let (mut digit, mut first_digit, mut merged) = (0, None, false);
+    let (mut first, mut last): (Option<Node>, Option<Node>) = (None, None);
+    let (mut link, mut first_merged) = (None, false);
+    let mut i = 0;
+    while i < main.len() {
+        match main[i] {
+            b'(' => {
+                let a = digit_at(i + 1)?;
+                merged = main.get(i + 2) == Some(&b'=');
+                digit = if merged { digit_at(i + 3)? } else { a };
+                first_digit.get_or_insert(a);
+                i += if merged { 5 } else { 3 };
+            }
+            b'r' => {
+                let cell = digit_at(i + 1)? * 9 + digit_at(i + 3)?;
+                let on = merged || link == Some(b'=');
+                if first.is_none() {
+                    // A merged first node is its first digit false; else the next link tells.
+                    first = Some(Node {
+                        cell,
+                        digit: first_digit?,
+                        on: false,
+                    });
+                    first_merged = merged;
+                }
+                last = Some(Node { cell, digit, on });
+                merged = false;
+                i += 4;
+            }
+            l @ (b'-' | b'=' | b'~') => {
+                if let Some(f) = first.as_mut().filter(|_| link.is_none() && !first_merged) {
+                    f.on = l == b'-';
+                }
+                link = Some(l);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    Some((first?, last?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::links::potential;
@@ -241,6 +309,27 @@ mod tests {
                 e.2.iter().for_each(|&h| visit(h));
             }
         }
+    }
+
+    #[test]
+    fn cells_and_ends_are_read_back() {
+        let text = "(2)r9c2-r1c2=(2=7)r1c9-r3c7 [(2)r9c2-r9c7]";
+        let cells: Vec<usize> = cells_named(text).collect();
+        assert_eq!(cells, [73, 1, 8, 24, 73, 78]);
+        let node = |cell, digit, on| Node { cell, digit, on };
+        assert_eq!(ends(text), Some((node(73, 1, true), node(24, 6, false))));
+        // A merged first node is false; a strong link ends on a true candidate.
+        let text = "(1=2)r1c1-(3)r1c1=r2c1";
+        assert_eq!(ends(text), Some((node(0, 0, false), node(9, 2, true))));
+        assert_eq!(
+            ends("(4)r5c9=r6c9"),
+            Some((node(44, 3, false), node(53, 3, true)))
+        );
+        assert_eq!(
+            ends("(8)r1c9~(8=5)r1c8"),
+            Some((node(8, 7, false), node(7, 4, true)))
+        );
+        assert_eq!(ends(""), None);
     }
 
     #[test]
