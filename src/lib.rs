@@ -20,7 +20,8 @@
 //!               │
 //!               ▼
 //!  symmetry     random numbers and Sudoku symmetries
-//!  grid         the 81-cell grid: parse and format
+//!  grid, position   the 81-cell grid, and a position as its candidates (the 729-character
+//!               form): parse and format
 //!  error        what can go wrong with input
 //!  limits       how much of an input is held in memory, at most
 //! ```
@@ -49,8 +50,10 @@ pub mod io;
 pub mod jobs;
 pub mod limits;
 pub mod pipeline;
+pub mod position;
 pub mod stats;
 pub mod symmetry;
 
 pub use error::{GridError, InputError, RecordError};
 pub use grid::{Conflict, Grid, Unit};
+pub use position::Position;

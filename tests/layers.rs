@@ -13,7 +13,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["limits"],
     &["error"],
-    &["grid"],
+    &["grid", "position"],
     &["symmetry"],
     &["engines::solver"],
     &["engines::canonical", "engines::rater"],

@@ -139,6 +139,7 @@ impl Batch {
             line: i as u64 + 1,
             id: None,
             puzzle: self.puzzle(i),
+            position: None,
             solution,
             text: RecordText::default(),
         }
@@ -155,6 +156,7 @@ impl Batch {
                 line: i as u64 + 1,
                 id: None,
                 puzzle: Err(e),
+                position: None,
                 solution: None,
                 text: RecordText::default(),
             }),
