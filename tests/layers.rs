@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "jobs::solve",
         "jobs::rate",
+        "jobs::hint",
         "jobs::verify",
         "jobs::canon",
         "jobs::shuffle",

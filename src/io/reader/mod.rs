@@ -318,7 +318,9 @@ impl RecordReader {
                 }
                 Kind::Csv(Box::new(CsvReader::new(src, delimiter, options, &label)?))
             }
-            InputFormat::Board => Kind::Board(Some(Box::new(read_board(&mut src).map_err(read_err)?))),
+            InputFormat::Board => {
+                Kind::Board(Some(Box::new(read_board(&mut src).map_err(read_err)?)))
+            }
         };
         Ok(RecordReader {
             label,
