@@ -17,6 +17,7 @@ exception; a wrong shape or dtype is a ``ValueError`` naming it.
 from __future__ import annotations
 
 import enum
+import json
 import sys
 from typing import Any, Optional, Sequence, Union
 
@@ -31,22 +32,27 @@ __all__ = [
     "CanonResult",
     "CanonStatus",
     "GenerateResult",
+    "HintResult",
+    "HintStatus",
     "Problem",
     "RateResult",
     "RateStatus",
     "ReadResult",
     "ShuffleResult",
     "SolveResult",
+    "StepsResult",
     "Status",
     "VerifyResult",
     "canon",
     "generate",
+    "hint",
     "rate",
     "read",
     "register_accessor",
     "shuffle",
     "solve",
     "solve_df",
+    "steps",
     "to_digits",
     "to_strings",
     "verify",
@@ -80,6 +86,17 @@ RateStatus = _statuses(
     ``UNSOLVABLE``, ``INVALID``, ``MALFORMED`` (not rated), ``FAILED`` (the rating engine
     failed on this puzzle: a defect, reported in its row with the message, the call goes on).
     The codes are the library's (``sudoku_batch::jobs::rate``).""",
+)
+
+HintStatus = _statuses(
+    "HintStatus",
+    _native.HINT_STATUSES,
+    """What ``hint`` made of a position (the values of ``HintResult.status``), as the CLI's
+    ``hint`` says it: ``STEP`` (the next step is in ``steps``), ``SOLVED`` (every cell is
+    placed), ``CAPPED`` (no technique of the ladder applies, or the next step is above
+    ``max_rating``), and :class:`RateStatus`' ``MULTIPLE``, ``UNSOLVABLE``, ``INVALID``,
+    ``MALFORMED``, ``FAILED`` with the same codes. The codes are the library's
+    (``sudoku_batch::jobs::hint``).""",
 )
 
 CanonStatus = _statuses(
@@ -520,6 +537,97 @@ def rate(
     fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                           threads=threads)
     return RateResult(fields, index_of(puzzles))
+
+
+def _with_steps(fields: dict) -> dict:
+    """A native call's fields with its JSON texts parsed: ``steps`` (``None`` for none)."""
+    loads = json.loads
+    steps = [loads(t) if t else None for t in fields["json"]]
+    return {"steps": steps, "status": fields["status"], "errors": fields["errors"]}
+
+
+class HintResult(_Result):
+    """The result of :func:`hint`.
+
+    Attributes:
+        steps: a list of n step dicts (``None`` where there is no step), each with the keys
+            of the CLI's step object: ``kind`` (``"step"``), ``line`` (row + 1), ``step``
+            (1), ``technique``, ``difficulty``, ``cells``, ``digits``, ``placements``
+            (``"r1c2=5"``), ``eliminations`` (``"r3c4<>7"``) and, for a chain, ``chain``.
+        status: (n,) uint8 of :class:`HintStatus` values.
+        errors: ``{row: message}`` for malformed, invalid, failed and multiple rows.
+    """
+
+    __slots__ = ("steps", "status", "errors", "index")
+
+    steps: list
+    status: np.ndarray
+    errors: dict[int, str]
+    index: Any
+
+    def __repr__(self) -> str:
+        found = int((self.status == HintStatus.STEP).sum())
+        return f"HintResult(n={len(self)}, steps={found})"
+
+
+class StepsResult(_Result):
+    """The result of :func:`steps`.
+
+    Attributes:
+        steps: a list of n lists of step dicts (the keys of :class:`HintResult`'s, ``step``
+            counting from 1 along the path); ``None`` where the puzzle is not rated.
+        status: (n,) uint8 of :class:`RateStatus` values.
+        errors: ``{row: message}`` as :class:`RateResult`'s.
+    """
+
+    __slots__ = ("steps", "status", "errors", "index")
+
+    steps: list
+    status: np.ndarray
+    errors: dict[int, str]
+    index: Any
+
+    def __repr__(self) -> str:
+        rated = int((self.status == RateStatus.RATED).sum())
+        return f"StepsResult(n={len(self)}, rated={rated})"
+
+
+def hint(
+    positions: Puzzles,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> HintResult:
+    """The next step from each position, exactly as :func:`rate` would take it there (the
+    library's ``hint`` job, the work ``sudoku-batch hint`` does for each record): one step's
+    work after a uniqueness solve, not a whole path.
+
+    Args:
+        positions: puzzles as for :func:`solve` (81 characters), 729-character candidate
+            grids (nine per cell, the digit k+1 at place k where it is a candidate, ``.`` or
+            ``0`` where not), or arrays of 0/1 candidate flags of shape (n, 729) or
+            (n, 9, 9, 9) (cell row, cell column, digit).
+        ladder, max_rating, threads: as for :func:`rate`.
+    """
+    fields = _native.hint(as_batch(positions), ladder=ladder, max_rating=max_rating,
+                          threads=threads)
+    return HintResult(_with_steps(fields), index_of(positions))
+
+
+def steps(
+    puzzles: Puzzles,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> StepsResult:
+    """Each puzzle's whole path as ``sudoku-batch rate --steps`` writes it: a list of step
+    dicts per puzzle. Arguments as for :func:`rate` (candidate grids too, as for
+    :func:`hint`)."""
+    fields = _native.steps(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
+                           threads=threads)
+    return StepsResult(_with_steps(fields), index_of(puzzles))
 
 
 class ReadResult(_Result):

@@ -175,7 +175,11 @@ impl<W: Write> PuzzleLines<W> {
 
     /// One candidate grid in its 729-character form (and its solution column, empty for
     /// `None`, when solutions are written).
-    pub fn write_position(&mut self, position: &Position, solution: Option<&Grid>) -> io::Result<()> {
+    pub fn write_position(
+        &mut self,
+        position: &Position,
+        solution: Option<&Grid>,
+    ) -> io::Result<()> {
         let mut line = [0u8; POSITION_LEN];
         position.write_line(&mut line);
         self.out.write_all(&line)?;

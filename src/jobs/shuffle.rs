@@ -10,8 +10,8 @@ use crate::engines::solver::{solve_position, solve_with_limit};
 use crate::grid::Grid;
 use crate::io::reader::Record;
 use crate::io::write::PuzzleLines;
-use crate::position::Position;
 use crate::pipeline::Sink;
+use crate::position::Position;
 use crate::symmetry::{Rng, Symmetry};
 
 /// How to shuffle.
