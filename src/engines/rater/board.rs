@@ -281,22 +281,30 @@ impl Board {
     /// starts from: every digit no given of a cell's houses holds.
     pub(crate) fn load(&mut self, cells: &[u8; CELLS]) {
         let mut used = [0u16; 27];
+        self.placed = [0; 9];
+        self.open = 0;
+        self.values = *cells;
         for (c, &v) in cells.iter().enumerate() {
-            if v != 0 {
+            if v == 0 {
+                self.open |= 1u128 << c;
+            } else {
                 let bit = 1u16 << (v - 1);
+                self.placed[v as usize - 1] += 1;
                 for &h in &CELL_HOUSES[c] {
                     used[h as usize] |= bit;
                 }
             }
         }
-        let cands = std::array::from_fn(|c| match cells[c] {
-            0 => {
-                let hs = CELL_HOUSES[c];
-                ALL_DIGITS & !(used[hs[0] as usize] | used[hs[1] as usize] | used[hs[2] as usize])
-            }
-            _ => 0,
-        });
-        self.fill(cells, &cands);
+        self.clear_candidates();
+        // One pass over the candidates fills the cell masks, the planes and the positions.
+        for c in cells_of(self.open) {
+            let hs = CELL_HOUSES[c];
+            let m =
+                ALL_DIGITS & !(used[hs[0] as usize] | used[hs[1] as usize] | used[hs[2] as usize]);
+            self.add_candidates(c, m);
+        }
+        // Givens do not repeat in a house of a valid puzzle: each fills one cell.
+        self.index_houses(|h| 9 - used[h].count_ones() as u8);
     }
 
     /// Sets up the board of a position's candidates (`masks[c]`, bit `d` for digit `d + 1`):
@@ -310,54 +318,55 @@ impl Board {
                 planes[d] |= 1u128 << c;
             }
         }
-        let mut values = [0u8; CELLS];
-        let mut cands = *masks;
-        for c in 0..CELLS {
-            let m = masks[c];
-            if m.is_power_of_two() {
-                let d = m.trailing_zeros() as usize;
-                if planes[d] & PEERS[c] == 0 {
-                    values[c] = d as u8 + 1;
-                    cands[c] = 0;
-                }
-            }
-        }
-        self.fill(&values, &cands);
-    }
-
-    /// Sets up the board of placed digits `values` (0: empty) and the candidates `cands` of
-    /// the empty cells (0 for placed ones): the planes, positions and the kept sets of
-    /// singles and empty houses.
-    fn fill(&mut self, values: &[u8; CELLS], cands: &[u16; CELLS]) {
-        self.values = *values;
-        self.cands = *cands;
         self.placed = [0; 9];
         self.open = 0;
-        for (c, &v) in values.iter().enumerate() {
-            if v == 0 {
-                self.open |= 1u128 << c;
+        self.values = [0; CELLS];
+        for (c, &m) in masks.iter().enumerate() {
+            let d = m.trailing_zeros() as usize;
+            if m.is_power_of_two() && planes[d] & PEERS[c] == 0 {
+                self.values[c] = d as u8 + 1;
+                self.placed[d] += 1;
             } else {
-                self.placed[v as usize - 1] += 1;
+                self.open |= 1u128 << c;
             }
         }
+        self.clear_candidates();
+        for c in cells_of(self.open) {
+            self.add_candidates(c, masks[c]);
+        }
+        let open = self.open;
+        self.index_houses(|h| (HOUSE_MASK[h] & open).count_ones() as u8);
+    }
+
+    /// No candidate anywhere: what [`add_candidates`](Self::add_candidates) fills.
+    fn clear_candidates(&mut self) {
         self.planes = [0; 9];
         self.pos = [[0; 9]; 27];
+        self.cands = [0; CELLS];
         self.naked = 0;
-        // One pass over the candidates fills the planes and the positions.
-        for c in cells_of(self.open) {
-            let hs = CELL_HOUSES[c];
-            let ix = CELL_INDEX[c];
-            let m = cands[c];
-            if m.count_ones() == 1 {
-                self.naked |= 1u128 << c;
-            }
-            for d in digits_of(m) {
-                self.planes[d] |= 1u128 << c;
-                for k in 0..3 {
-                    self.pos[hs[k] as usize][d] |= 1 << ix[k];
-                }
-            }
+    }
+
+    /// The candidates `m` of the empty cell `c`, in its mask, the planes and positions.
+    #[inline(always)]
+    fn add_candidates(&mut self, c: usize, m: u16) {
+        let hs = CELL_HOUSES[c];
+        let ix = CELL_INDEX[c];
+        let (h0, h1, h2) = (hs[0] as usize, hs[1] as usize, hs[2] as usize);
+        self.cands[c] = m;
+        if m.count_ones() == 1 {
+            self.naked |= 1u128 << c;
         }
+        for d in digits_of(m) {
+            self.planes[d] |= 1u128 << c;
+            self.pos[h0][d] |= 1 << ix[0];
+            self.pos[h1][d] |= 1 << ix[1];
+            self.pos[h2][d] |= 1 << ix[2];
+        }
+    }
+
+    /// The houses' empty cells (`empty(h)`), single places and kept sets, from the positions.
+    #[inline(always)]
+    fn index_houses(&mut self, empty: impl Fn(usize) -> u8) {
         self.single = [0; 27];
         self.single_houses = 0;
         self.one_empty = 0;
@@ -365,7 +374,7 @@ impl Board {
         self.lock_touched = [0; 2];
         self.lock_clean = [0; 2];
         for h in 0..27 {
-            let empty = (HOUSE_MASK[h] & self.open).count_ones() as u8;
+            let empty = empty(h);
             self.empty[h] = empty;
             let mut single = 0u16;
             for (d, &p) in self.pos[h].iter().enumerate() {
