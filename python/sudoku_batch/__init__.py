@@ -16,6 +16,7 @@ exception; a wrong shape or dtype is a ``ValueError`` naming it.
 
 from __future__ import annotations
 
+import collections.abc
 import enum
 import json
 import sys
@@ -40,6 +41,7 @@ __all__ = [
     "ReadResult",
     "ShuffleResult",
     "SolveResult",
+    "StepRows",
     "StepsResult",
     "Status",
     "VerifyResult",
@@ -539,18 +541,56 @@ def rate(
     return RateResult(fields, index_of(puzzles))
 
 
+_UNREAD = object()
+
+
+class StepRows(collections.abc.Sequence):
+    """The rows' steps: each row's JSON text (as the CLI writes it) parsed by ``json.loads``
+    when the row is first read, then kept. A call returns as soon as the steps are found:
+    making Python objects of every step of a large batch takes longer than finding them
+    (a Kaggle puzzle's path is ~50 steps), and most uses read a few rows. ``list(rows)``
+    parses them all. Equal to a list holding the same values."""
+
+    __slots__ = ("_texts", "_read")
+
+    def __init__(self, texts: list) -> None:
+        self._texts = texts
+        self._read = [_UNREAD] * len(texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        value = self._read[i]
+        if value is _UNREAD:
+            text = self._texts[i]
+            value = json.loads(text) if text else None
+            self._read[i] = value
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, StepRows)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"StepRows(n={len(self)})"
+
+
 def _with_steps(fields: dict) -> dict:
-    """A native call's fields with its JSON texts parsed: ``steps`` (``None`` for none)."""
-    loads = json.loads
-    steps = [loads(t) if t else None for t in fields["json"]]
-    return {"steps": steps, "status": fields["status"], "errors": fields["errors"]}
+    """A native call's fields, its JSON texts as ``steps`` (:class:`StepRows`)."""
+    return {"steps": StepRows(fields["json"]), "status": fields["status"],
+            "errors": fields["errors"]}
 
 
 class HintResult(_Result):
     """The result of :func:`hint`.
 
     Attributes:
-        steps: a list of n step dicts (``None`` where there is no step), each with the keys
+        steps: n step dicts (``None`` where there is no step), a :class:`StepRows` (each
+            row parsed when first read; ``list(steps)`` parses them all), each with the keys
             of the CLI's step object: ``kind`` (``"step"``), ``line`` (row + 1), ``step``
             (1), ``technique``, ``difficulty``, ``cells``, ``digits``, ``placements``
             (``"r1c2=5"``), ``eliminations`` (``"r3c4<>7"``) and, for a chain, ``chain``.
@@ -574,8 +614,9 @@ class StepsResult(_Result):
     """The result of :func:`steps`.
 
     Attributes:
-        steps: a list of n lists of step dicts (the keys of :class:`HintResult`'s, ``step``
-            counting from 1 along the path); ``None`` where the puzzle is not rated.
+        steps: n lists of step dicts (the keys of :class:`HintResult`'s, ``step`` counting
+            from 1 along the path), a :class:`StepRows`; ``None`` where the puzzle is not
+            rated.
         status: (n,) uint8 of :class:`RateStatus` values.
         errors: ``{row: message}`` as :class:`RateResult`'s.
     """
