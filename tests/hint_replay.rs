@@ -118,7 +118,6 @@ fn replay(puzzles: &[String]) -> usize {
         let n = path.len();
         let mut ks: Vec<usize> = (0..POSITIONS).map(|i| i * (n - 1) / POSITIONS).collect();
         ks.dedup();
-        let mut done = 0;
         for (k, step) in path.iter().enumerate() {
             if ks.contains(&k) && !has_settled_open_cell(&masks, &placed) {
                 grids.push(Position::from_masks(masks).to_line());
@@ -127,10 +126,9 @@ fn replay(puzzles: &[String]) -> usize {
             if k + 1 == n {
                 break;
             }
-            for c in apply(&mut masks, &path[done]) {
+            for c in apply(&mut masks, step) {
                 placed[c] = true;
             }
-            done += 1;
         }
     }
     let hints = run_json(&["hint"], &(grids.join("\n") + "\n"));

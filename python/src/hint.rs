@@ -1,6 +1,7 @@
 //! `hint` and `steps`: the next step from each position, and each puzzle's whole path, by the
 //! library's hint and rate jobs (the work `sudoku-batch hint` and `rate --steps` do for each
-//! record), as the JSON step objects the CLI writes.
+//! record), as the JSON step bodies the library writes: moved out of the records, not
+//! copied or rewritten (the package adds the fields naming the record when a row is read).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -10,9 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use sudoku_batch::engines::rater::{Ladder, ParseLadderError, RateOptions, Stop};
-use sudoku_batch::io::passthrough::RecordFields;
 use sudoku_batch::jobs::hint::{HintStatus, HintWork};
-use sudoku_batch::jobs::rate::writer::write_steps;
 use sudoku_batch::jobs::rate::{RateWork, Raters};
 
 use crate::args;
@@ -99,7 +98,8 @@ fn run<'py>(
 
 /// The next step from each position (an 81-character puzzle or a 729-character candidate
 /// grid) as `sudoku-batch hint` takes it: `status` (the codes of the library's `HintStatus`),
-/// `json` (each step object as the CLI writes it, empty bytes for none) and `errors`.
+/// `json` (each step's JSON body as the library writes it, `"step":1,...}` and a line break,
+/// without the fields naming the record; empty bytes for none) and `errors`.
 #[pyfunction]
 #[pyo3(signature = (batch, *, ladder="se", max_rating=None, threads=None))]
 pub fn hint<'py>(
@@ -115,12 +115,9 @@ pub fn hint<'py>(
         raters: &raters,
         text: false,
     };
-    let fields = RecordFields::new(&[]);
     run(py, batch, threads, &cancel, |i, json| {
-        let r = batch.through(i, &work);
-        if r.status == HintStatus::Step {
-            write_steps(json, &fields, r.line, &r.step).expect("writing to a vector");
-        }
+        let mut r = batch.through(i, &work);
+        *json = std::mem::take(&mut r.step);
         let error = match r.status {
             HintStatus::Multiple => Some("2+ solutions".to_string()),
             _ => r.error,
@@ -130,8 +127,8 @@ pub fn hint<'py>(
 }
 
 /// Each puzzle's whole path as `sudoku-batch rate --steps` writes it: `status` (the codes of
-/// `RateStatus`), `json` (a JSON array of the step objects, empty bytes for a record not
-/// rated) and `errors`.
+/// `RateStatus`), `json` (the steps' JSON bodies, one a line, as for [`hint`]; empty bytes
+/// for a record not rated or without steps) and `errors`.
 #[pyfunction]
 #[pyo3(signature = (batch, *, ladder="se", max_rating=None, threads=None))]
 pub fn steps<'py>(
@@ -148,29 +145,10 @@ pub fn steps<'py>(
         keep: false,
         steps: true,
     };
-    let fields = RecordFields::new(&[]);
     run(py, batch, threads, &cancel, |i, json| {
-        let r = batch.through(i, &work);
-        if r.rating.is_some() {
-            write_steps(json, &fields, r.line, &r.steps).expect("writing to a vector");
-            as_array(json);
-        }
+        let mut r = batch.through(i, &work);
+        *json = std::mem::take(&mut r.steps);
         let error = r.error_field().map(|e| e.into_owned());
         (r.status.code(), error)
     })
-}
-
-/// JSON lines made one JSON array, in place: `[` first, the line breaks but the last made
-/// commas, `]` last.
-fn as_array(json: &mut Vec<u8>) {
-    if json.last() == Some(&b'\n') {
-        json.pop();
-    }
-    for b in json.iter_mut() {
-        if *b == b'\n' {
-            *b = b',';
-        }
-    }
-    json.insert(0, b'[');
-    json.push(b']');
 }

@@ -545,17 +545,20 @@ _UNREAD = object()
 
 
 class StepRows(collections.abc.Sequence):
-    """The rows' steps: each row's JSON text (as the CLI writes it) parsed by ``json.loads``
-    when the row is first read, then kept. A call returns as soon as the steps are found:
-    making Python objects of every step of a large batch takes longer than finding them
-    (a Kaggle puzzle's path is ~50 steps), and most uses read a few rows. ``list(rows)``
-    parses them all. Equal to a list holding the same values."""
+    """The rows' steps, each made of the library's JSON step bodies by ``json.loads`` when
+    the row is first read, then kept: a call returns as soon as the steps are found, since
+    making Python objects of every step of a large batch takes longer than finding them (a
+    Kaggle puzzle's path is ~50 steps) and most uses read a few rows. ``list(rows)`` parses
+    them all. Each step is the CLI's object: ``kind`` and ``line`` first. Equal to a list
+    holding the same values."""
 
-    __slots__ = ("_texts", "_read")
+    __slots__ = ("_texts", "_read", "_paths")
 
-    def __init__(self, texts: list) -> None:
+    def __init__(self, texts: list, paths: Optional[np.ndarray] = None) -> None:
         self._texts = texts
         self._read = [_UNREAD] * len(texts)
+        # Whole paths: True for the rows that have one (rated), whose empty text is [].
+        self._paths = paths
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -565,10 +568,18 @@ class StepRows(collections.abc.Sequence):
             return [self[j] for j in range(*i.indices(len(self)))]
         value = self._read[i]
         if value is _UNREAD:
-            text = self._texts[i]
-            value = json.loads(text) if text else None
+            value = self._parse(self._texts[i], (i if i >= 0 else len(self) + i) + 1)
             self._read[i] = value
         return value
+
+    def _parse(self, text: bytes, line: int) -> Any:
+        """Bodies ``"step":1,...}`` one a line: a step dict, or with paths their list."""
+        if self._paths is None:
+            return {"kind": "step", "line": line, **json.loads(b"{" + text)} if text else None
+        if not text:
+            return [] if self._paths[line - 1] else None
+        bodies = json.loads(b"[{" + text[:-1].replace(b"\n", b",{") + b"]")
+        return [{"kind": "step", "line": line, **body} for body in bodies]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (list, tuple, StepRows)):
@@ -579,9 +590,12 @@ class StepRows(collections.abc.Sequence):
         return f"StepRows(n={len(self)})"
 
 
-def _with_steps(fields: dict) -> dict:
-    """A native call's fields, its JSON texts as ``steps`` (:class:`StepRows`)."""
-    return {"steps": StepRows(fields["json"]), "status": fields["status"],
+def _with_steps(fields: dict, paths: bool) -> dict:
+    """A native call's fields, its JSON bodies as ``steps`` (:class:`StepRows`; with
+    ``paths``, a list of steps a row)."""
+    status = fields["status"]
+    rated = status == RateStatus.RATED if paths else None
+    return {"steps": StepRows(fields["json"], rated), "status": status,
             "errors": fields["errors"]}
 
 
@@ -653,7 +667,7 @@ def hint(
     """
     fields = _native.hint(as_batch(positions), ladder=ladder, max_rating=max_rating,
                           threads=threads)
-    return HintResult(_with_steps(fields), index_of(positions))
+    return HintResult(_with_steps(fields, False), index_of(positions))
 
 
 def steps(
@@ -668,7 +682,7 @@ def steps(
     :func:`hint`)."""
     fields = _native.steps(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                            threads=threads)
-    return StepsResult(_with_steps(fields), index_of(puzzles))
+    return StepsResult(_with_steps(fields, True), index_of(puzzles))
 
 
 class ReadResult(_Result):

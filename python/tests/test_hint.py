@@ -88,7 +88,7 @@ def test_a_cap_below_every_step_gives_capped():
 
 
 def test_steps_are_the_clis_path():
-    puzzles = [PUZZLE, *HARD[:2], "." * 81, "1" * 80]
+    puzzles = [PUZZLE, *HARD[:2], "." * 81, "1" * 80, SOLUTION]
     r = sb.steps(puzzles, max_rating=7.0)
     out = run_cli("rate", "--steps", "-q", "--max-rating", "7.0", "-",
                   stdin=("\n".join(puzzles) + "\n").encode())
@@ -99,8 +99,11 @@ def test_steps_are_the_clis_path():
             cli[o["line"] - 1].append(o)
     assert r.steps[:3] == cli[:3]
     assert r.steps[3] is None and r.steps[4] is None
+    assert r.steps[5] == []  # a filled grid: rated, no step
     assert list(r.status) == [sb.RateStatus.RATED] * 3 + [sb.RateStatus.MULTIPLE,
-                                                          sb.RateStatus.MALFORMED]
+                                                          sb.RateStatus.MALFORMED,
+                                                          sb.RateStatus.RATED]
+    assert r.steps[-1] == [] and len(r.steps[1:3]) == 2
     # The path's first step is the hint.
     assert sb.hint(puzzles[:3]).steps == [path[0] for path in r.steps[:3]]
 

@@ -19,6 +19,7 @@ use sudoku_batch::pipeline::{Halt, NoFold, OnWorkers, Render};
 use crate::cli::{ladders, RecordArgs};
 use crate::job::Job;
 use crate::output::Diagnostics;
+use crate::progress::Bar;
 
 pub const HELP: &str = "\
 Each record is a puzzle (81 characters, or any form solve reads) or a candidate grid (729
@@ -128,8 +129,10 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         raters: &raters,
         text,
     };
-    let mut stats = HintStats::default();
-    let mut diagnostics = Diagnostics::new(args.records.quiet);
+    let mut totals = Totals {
+        stats: HintStats::default(),
+        diagnostics: Diagnostics::new(args.records.quiet),
+    };
     for input in &job.inputs {
         let label = input.label();
         let reader = job.open(input)?;
@@ -139,43 +142,60 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
             render: records.as_ref().map(|r| r as &dyn Render<_>),
             fold: None,
         };
-        bar.next_input(reader.bytes_read(), stats.records);
-        let collect = |r: &mut HintRecord| {
-            stats.add(r);
-            let Some(message) = r.problem() else {
-                return Ok(());
-            };
-            if args.records.report.strict {
-                return Err(Halt {
-                    line: r.line,
-                    message: format!("{message} (stopped by --strict)"),
-                });
-            }
-            if matches!(
-                r.status,
-                HintStatus::Malformed | HintStatus::Invalid | HintStatus::Failed
-            ) {
-                diagnostics.report(|m| bar.println(m), &label, r.line, &message);
-            }
-            Ok(())
-        };
+        bar.next_input(reader.bytes_read(), totals.stats.records);
+        let strict = args.records.report.strict;
+        let collect = |r: &mut HintRecord| totals.add(&label, r, strict, &bar);
         job.stage_rendered(reader, &work, on, collect, &mut writer, &bar)?;
     }
     job.commit(writer.into_inner()?)?;
     bar.finish();
-    diagnostics.finish("--format jsonl gives every record's message");
+    totals
+        .diagnostics
+        .finish("--format jsonl gives every record's message");
     let summary = Summary {
         inputs: job.inputs.iter().map(Input::label).collect(),
         ladder: args.ladder.to_string(),
         max_rating: args.max_rating.map(|d| f64::from(d.0) / 10.0),
         threads: job.threads,
         seconds: job.seconds(),
-        stats,
+        stats: totals.stats,
     };
     if !args.records.quiet {
         print_summary(&summary);
     }
     job.finish(&summary, summary.stats.problems() == 0)
+}
+
+/// What the collect step gathers: the counts, and messages about bad records.
+struct Totals {
+    stats: HintStats,
+    diagnostics: Diagnostics,
+}
+
+impl Totals {
+    /// Count one record of input `label`; with `strict`, stop at the first not fine.
+    fn add(&mut self, label: &str, r: &HintRecord, strict: bool, bar: &Bar) -> Result<(), Halt> {
+        self.stats.add(r);
+        let Some(message) = r.problem() else {
+            return Ok(());
+        };
+        if strict {
+            return Err(Halt {
+                line: r.line,
+                message: format!("{message} (stopped by --strict)"),
+            });
+        }
+        // Input errors and engine failures are worth a message; multiple and unsolvable are
+        // answers, already in the output.
+        if matches!(
+            r.status,
+            HintStatus::Malformed | HintStatus::Invalid | HintStatus::Failed
+        ) {
+            self.diagnostics
+                .report(|m| bar.println(m), label, r.line, &message);
+        }
+        Ok(())
+    }
 }
 
 fn print_summary(s: &Summary) {

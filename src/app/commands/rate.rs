@@ -28,7 +28,8 @@ by step, at each step the easiest technique of the ladder that applies. ER is th
 step of the path, EP the hardest up to the first placement, ED up to the first elimination.
 
 Input formats: as for solve (lines, csv, block, board; .gz and other compressed files; - or
-no INPUT reads stdin).
+no INPUT reads stdin). A 729-character candidate grid is rated from its candidates: a cell
+with one candidate no peer holds is placed, a single candidate a peer still holds is a step.
 
 Output (one record per input record, in input order):
   line    ER/EP/ED as serate prints it (2.6/1.2/1.2), then \" capped\" when the path stopped
