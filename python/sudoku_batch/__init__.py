@@ -155,11 +155,16 @@ class _Result:
     __slots__: tuple[str, ...] = ()
 
     def __init__(self, fields: dict, index: Any = None) -> None:
-        for name in self.__slots__:
+        for name in self._names():
             setattr(self, name, index if name == "index" else fields[name.lstrip("_")])
 
     def __len__(self) -> int:
-        return len(getattr(self, self.__slots__[0]))
+        return len(getattr(self, self._names()[0]))
+
+    @classmethod
+    def _names(cls) -> tuple[str, ...]:
+        """The slots, a base class's first (a result class may add none to its base's)."""
+        return tuple(n for k in reversed(cls.__mro__) for n in k.__dict__.get("__slots__", ()))
 
 
 class SolveResult(_Result):
@@ -599,7 +604,19 @@ def _with_steps(fields: dict, paths: bool) -> dict:
             "errors": fields["errors"]}
 
 
-class HintResult(_Result):
+class _StepsFields(_Result):
+    """The fields :func:`hint` and :func:`steps` share: ``steps`` (a :class:`StepRows`),
+    ``status`` and ``errors``."""
+
+    __slots__ = ("steps", "status", "errors", "index")
+
+    steps: StepRows
+    status: np.ndarray
+    errors: dict[int, str]
+    index: Any
+
+
+class HintResult(_StepsFields):
     """The result of :func:`hint`.
 
     Attributes:
@@ -612,19 +629,14 @@ class HintResult(_Result):
         errors: ``{row: message}`` for malformed, invalid, failed and multiple rows.
     """
 
-    __slots__ = ("steps", "status", "errors", "index")
-
-    steps: list
-    status: np.ndarray
-    errors: dict[int, str]
-    index: Any
+    __slots__ = ()
 
     def __repr__(self) -> str:
         found = int((self.status == HintStatus.STEP).sum())
         return f"HintResult(n={len(self)}, steps={found})"
 
 
-class StepsResult(_Result):
+class StepsResult(_StepsFields):
     """The result of :func:`steps`.
 
     Attributes:
@@ -635,12 +647,7 @@ class StepsResult(_Result):
         errors: ``{row: message}`` as :class:`RateResult`'s.
     """
 
-    __slots__ = ("steps", "status", "errors", "index")
-
-    steps: list
-    status: np.ndarray
-    errors: dict[int, str]
-    index: Any
+    __slots__ = ()
 
     def __repr__(self) -> str:
         rated = int((self.status == RateStatus.RATED).sum())

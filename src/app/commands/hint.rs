@@ -179,22 +179,12 @@ impl Totals {
         let Some(message) = r.problem() else {
             return Ok(());
         };
-        if strict {
-            return Err(Halt {
-                line: r.line,
-                message: format!("{message} (stopped by --strict)"),
-            });
-        }
-        // Input errors and engine failures are worth a message; multiple and unsolvable are
-        // answers, already in the output.
-        if matches!(
+        let worth = matches!(
             r.status,
             HintStatus::Malformed | HintStatus::Invalid | HintStatus::Failed
-        ) {
-            self.diagnostics
-                .report(|m| bar.println(m), label, r.line, &message);
-        }
-        Ok(())
+        );
+        self.diagnostics
+            .not_fine(|m| bar.println(m), (label, r.line), message, strict, worth)
     }
 }
 

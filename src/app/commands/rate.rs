@@ -250,21 +250,17 @@ impl Totals {
     /// Count one record of input `label`; with `strict`, stop at the first not rated.
     fn add(&mut self, label: &str, r: &RatedRecord, strict: bool, bar: &Bar) -> Result<(), Halt> {
         if let Some(message) = r.problem() {
-            if strict {
-                return Err(Halt {
-                    line: r.line,
-                    message: format!("{message} (stopped by --strict)"),
-                });
-            }
-            // Input errors and engine failures are worth a message; multiple and unsolvable
-            // are answers, already in the output.
-            if matches!(
+            let worth = matches!(
                 r.status,
                 RateStatus::Malformed | RateStatus::Invalid | RateStatus::Failed
-            ) {
-                self.diagnostics
-                    .report(|m| bar.println(m), label, r.line, &message);
-            }
+            );
+            self.diagnostics.not_fine(
+                |m| bar.println(m),
+                (label, r.line),
+                message,
+                strict,
+                worth,
+            )?;
         }
         self.input.add(label, r);
         Ok(())
