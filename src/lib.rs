@@ -4,8 +4,8 @@
 //!
 //! ```text
 //!  jobs/        one module per command: a record's work, its statuses, writers, run summary
-//!               solve  verify  rate  canon  shuffle  generate  bench;  plot draws bench and
-//!               rate summaries
+//!               solve  verify  rate  hint  canon  shuffle  generate  bench;  plot draws bench
+//!               and rate summaries
 //!               │
 //!               ▼
 //!  pipeline     batches of records → rayon → results in input order → a Sink
