@@ -158,7 +158,9 @@ impl Batch {
         // Decided without touching the row for the common puzzles (81 characters).
         let long = match &self.store {
             Store::Fixed { width, .. } => *width >= POSITION_LEN,
-            Store::Packed { ends, .. } => ends[i] - if i == 0 { 0 } else { ends[i - 1] } >= POSITION_LEN,
+            Store::Packed { ends, .. } => {
+                ends[i] - if i == 0 { 0 } else { ends[i - 1] } >= POSITION_LEN
+            }
             _ => false,
         };
         if !long {
