@@ -2,7 +2,8 @@
 """The Python module against the CLI's `bench` and `rate` and the other Python Sudoku packages,
 side by side in one run: each round measures every contender in turn (the module's `solve`:
 the median of CALLS calls; `bench`: its own rate over seconds of repeats; `sb.rate` and
-`sudoku-batch rate`: a run each, file to ratings); the table gives medians over the rounds
+`sudoku-batch rate`, `sb.hint` and `sudoku-batch hint`, `sb.steps` and `sudoku-batch rate
+--steps`: a run each, file to results); the table gives medians over the rounds
 and ratios taken within each round (so a busy machine slows both sides of a ratio alike).
 
 Run it with an interpreter that has the module and the anchors, in a scratch venv outside the
@@ -105,40 +106,59 @@ RATE_INPUTS = {
 }
 
 
-def rate_round(m: dict) -> None:
-    """One round of `rate`: the module and the CLI on each input at 1 and 2 threads, in turn;
-    puzzles per second, file to ratings."""
-    for name, (file, runs) in RATE_INPUTS.items():
+def paired_round(m: dict, call: str, ours, cli_args: list[str], inputs: dict) -> None:
+    """One round of a call against its command: on each input at 1 and 2 threads, in turn,
+    puzzles per second, file to results (the CLI's written to a file in the temporary
+    folder)."""
+    out = Path(tempfile.gettempdir()) / f"bench-python-{os.getpid()}.out"
+    for name, (file, runs) in inputs.items():
         path = DATASETS / file
         n = len(sb.read(path))
         for threads in (1, 2):
-            ours, cli = [], []
+            mine, theirs = [], []
             for _ in range(runs):
                 start = time.perf_counter()
-                result = sb.rate(sb.read(path), threads=threads)
-                ours.append(n / (time.perf_counter() - start))
+                result = ours(sb.read(path), threads=threads)
+                mine.append(n / (time.perf_counter() - start))
                 assert len(result) == n
                 del result
                 start = time.perf_counter()
-                subprocess.run([str(CLI), "rate", "--threads", str(threads), "--quiet", str(path)],
-                               check=True, stdout=subprocess.DEVNULL)
-                cli.append(n / (time.perf_counter() - start))
-            m[f"rate {name} {threads}t"] = statistics.median(ours)
-            m[f"rate cli {name} {threads}t"] = statistics.median(cli)
+                subprocess.run([str(CLI), *cli_args, "--threads", str(threads), "--quiet",
+                                str(path), "-o", str(out)], check=False)
+                theirs.append(n / (time.perf_counter() - start))
+            m[f"{call} {name} {threads}t"] = statistics.median(mine)
+            m[f"{call} cli {name} {threads}t"] = statistics.median(theirs)
+    out.unlink(missing_ok=True)
+
+
+# The calls measured against the CLI: the call, the command it is measured against, inputs.
+PAIRED = {
+    "rate": (sb.rate, ["rate"], RATE_INPUTS),
+    "hint": (sb.hint, ["hint"], RATE_INPUTS),
+    "steps": (sb.steps, ["rate", "--steps"], {"Kaggle 25k": RATE_INPUTS["Kaggle 25k"]}),
+}
+
+
+def rate_round(m: dict) -> None:
+    """One round of `rate`, `hint` and `steps` against `rate`, `hint` and `rate --steps`."""
+    for call, (ours, cli_args, inputs) in PAIRED.items():
+        paired_round(m, call, ours, cli_args, inputs)
 
 
 def rate_lines(med, ratio, lo_hi) -> list[str]:
-    """The table rows of `rate`."""
+    """The table rows of `rate`, `hint` and `steps`."""
     lines = []
-    for name in RATE_INPUTS:
-        for threads in (1, 2):
-            ours, cli = f"rate {name} {threads}t", f"rate cli {name} {threads}t"
-            low, high = lo_hi(ours, cli)
-            lines.append(
-                f"| `rate` {name}, {threads} thread{'s' if threads > 1 else ''} | "
-                f">= 0.9x `rate --threads {threads}` | {med(ours):,.0f}/s vs {med(cli):,.0f}/s: "
-                f"**{ratio(ours, cli):.2f}x** ({low:.2f}-{high:.2f}) |"
-            )
+    for call, (_, cli_args, inputs) in PAIRED.items():
+        command = " ".join(cli_args)
+        for name in inputs:
+            for threads in (1, 2):
+                ours, cli = f"{call} {name} {threads}t", f"{call} cli {name} {threads}t"
+                low, high = lo_hi(ours, cli)
+                lines.append(
+                    f"| `{call}` {name}, {threads} thread{'s' if threads > 1 else ''} | "
+                    f">= 0.9x `{command} --threads {threads}` | {med(ours):,.0f}/s vs "
+                    f"{med(cli):,.0f}/s: **{ratio(ours, cli):.2f}x** ({low:.2f}-{high:.2f}) |"
+                )
     return lines
 
 

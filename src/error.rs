@@ -23,6 +23,17 @@ pub enum GridError {
         /// The offending byte.
         byte: u8,
     },
+    /// A character of a 729-character candidate grid that is neither the digit its place
+    /// stands for nor `.`/`0`.
+    #[error("character {position} is {found:?}, not {digit} (a candidate) or . or 0 (not one): a candidate grid has digit k at place k of each cell's nine")]
+    BadCandidate {
+        /// 1-based character position in the puzzle field.
+        position: usize,
+        /// The offending character.
+        found: char,
+        /// The digit that place stands for.
+        digit: u8,
+    },
     /// The puzzle field does not have 81 cells.
     #[error("{found} cells, expected 81")]
     Length {
@@ -60,6 +71,10 @@ pub enum RecordError {
     /// The puzzle text does not parse.
     #[error(transparent)]
     Grid(#[from] GridError),
+    /// The record is a candidate grid (729 characters), which the command does not take; the
+    /// grid itself is in [`Record::position`](crate::io::reader::Record::position).
+    #[error("a candidate grid (729 characters): this command takes only 81-cell puzzles")]
+    Candidates,
     /// A line far longer than any puzzle record (its text is not kept).
     #[error("line of {bytes} bytes, far longer than a puzzle record: is this a puzzle file?")]
     TooLong {

@@ -4,8 +4,8 @@
 //!
 //! ```text
 //!  jobs/        one module per command: a record's work, its statuses, writers, run summary
-//!               solve  verify  rate  canon  shuffle  generate  bench;  plot draws bench and
-//!               rate summaries
+//!               solve  verify  rate  hint  canon  shuffle  generate  bench;  plot draws bench
+//!               and rate summaries
 //!               │
 //!               ▼
 //!  pipeline     batches of records → rayon → results in input order → a Sink
@@ -20,7 +20,8 @@
 //!               │
 //!               ▼
 //!  symmetry     random numbers and Sudoku symmetries
-//!  grid         the 81-cell grid: parse and format
+//!  grid, position   the 81-cell grid, and a position as its candidates (the 729-character
+//!               form): parse and format
 //!  error        what can go wrong with input
 //!  limits       how much of an input is held in memory, at most
 //! ```
@@ -49,8 +50,10 @@ pub mod io;
 pub mod jobs;
 pub mod limits;
 pub mod pipeline;
+pub mod position;
 pub mod stats;
 pub mod symmetry;
 
 pub use error::{GridError, InputError, RecordError};
 pub use grid::{Conflict, Grid, Unit};
+pub use position::Position;

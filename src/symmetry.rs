@@ -8,6 +8,7 @@
 //! number of solutions.
 
 use crate::grid::{Grid, CELLS};
+use crate::position::Position;
 
 /// SplitMix64: small, fast and good enough to shuffle cells and digits.
 #[derive(Clone, Debug)]
@@ -79,6 +80,23 @@ impl Symmetry {
         }
     }
 
+    /// The image of a position: its cells moved as [`apply`](Self::apply) moves them, each
+    /// candidate relabelled.
+    pub fn apply_position(&self, position: &Position) -> Position {
+        let from = position.masks();
+        let mut masks = [0u16; CELLS];
+        for (r, &sr) in self.rows.iter().enumerate() {
+            for (c, &sc) in self.cols.iter().enumerate() {
+                let (sr, sc) = if self.transpose { (sc, sr) } else { (sr, sc) };
+                let m = from[sr * 9 + sc];
+                masks[r * 9 + c] = (0..9)
+                    .filter(|d| m >> d & 1 == 1)
+                    .fold(0, |acc, d| acc | 1 << (self.digits[d + 1] - 1));
+            }
+        }
+        Position::from_masks(masks)
+    }
+
     /// The image of `grid`.
     pub fn apply(&self, grid: &Grid) -> Grid {
         let mut cells = [0u8; CELLS];
@@ -89,5 +107,25 @@ impl Symmetry {
             }
         }
         Grid::from_cells(cells).expect("digits stay 0..=9")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_move_and_relabel_as_their_grids_do() {
+        let grid: Grid =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+                .parse()
+                .unwrap();
+        for seed in 0..20 {
+            let sym = Symmetry::random(&mut Rng::new(seed, 0));
+            assert_eq!(
+                sym.apply_position(&Position::from_grid(&grid)),
+                Position::from_grid(&sym.apply(&grid))
+            );
+        }
     }
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["limits"],
     &["error"],
-    &["grid"],
+    &["grid", "position"],
     &["symmetry"],
     &["engines::solver"],
     &["engines::canonical", "engines::rater"],
@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "jobs::solve",
         "jobs::rate",
+        "jobs::hint",
         "jobs::verify",
         "jobs::canon",
         "jobs::shuffle",

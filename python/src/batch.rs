@@ -28,6 +28,7 @@ use sudoku_batch::error::RecordError;
 use sudoku_batch::grid::CELLS;
 use sudoku_batch::io::reader::{Record, RecordText};
 use sudoku_batch::pipeline::Work;
+use sudoku_batch::position::{Position, POSITION_LEN};
 use sudoku_batch::Grid;
 
 use crate::buffers::{no_memory, values, with_room};
@@ -121,16 +122,55 @@ impl Batch {
                 assert!(i < self.len, "row {i} of {}", self.len);
                 Ok(Grid::from_values(&cells.row(i))?)
             }
+            Store::Fixed { .. } | Store::Packed { .. } => {
+                let row = self.text(i).expect("a text row");
+                match Grid::from_line_bytes(row) {
+                    Err(_) if row.len() == POSITION_LEN && Position::from_bytes(row).is_ok() => {
+                        Err(RecordError::Candidates)
+                    }
+                    parsed => Ok(parsed?),
+                }
+            }
+        }
+    }
+
+    /// Row `i`'s text, trimmed, when the puzzles are text.
+    #[inline]
+    fn text(&self, i: usize) -> Option<&[u8]> {
+        match &self.store {
             Store::Fixed { data, width } => {
                 let row = &data[i * width..(i + 1) * width];
                 let used = row.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
-                Ok(Grid::from_line_bytes(row[..used].trim_ascii())?)
+                Some(row[..used].trim_ascii())
             }
             Store::Packed { data, ends } => {
                 let start = if i == 0 { 0 } else { ends[i - 1] };
-                Ok(Grid::from_line_bytes(data[start..ends[i]].trim_ascii())?)
+                Some(data[start..ends[i]].trim_ascii())
             }
+            _ => None,
         }
+    }
+
+    /// Row `i` as a candidate grid, when it is text of [`POSITION_LEN`] characters that
+    /// reads as one (and not a record known to be bad).
+    #[inline]
+    fn position(&self, i: usize) -> Option<Position> {
+        // Decided without touching the row for the common puzzles (81 characters).
+        let long = match &self.store {
+            Store::Fixed { width, .. } => *width >= POSITION_LEN,
+            Store::Packed { ends, .. } => {
+                ends[i] - if i == 0 { 0 } else { ends[i - 1] } >= POSITION_LEN
+            }
+            _ => false,
+        };
+        if !long {
+            return None;
+        }
+        let row = self.text(i).filter(|r| r.len() == POSITION_LEN)?;
+        if self.bad.contains_key(&i) {
+            return None;
+        }
+        Position::from_bytes(row).ok()
     }
 
     /// Puzzle `i` as the record of line `i + 1` of a file with one puzzle per line.
@@ -139,6 +179,7 @@ impl Batch {
             line: i as u64 + 1,
             id: None,
             puzzle: self.puzzle(i),
+            position: None,
             solution,
             text: RecordText::default(),
         }
@@ -149,12 +190,23 @@ impl Batch {
     /// work reports with its status and message.
     #[inline]
     pub fn through<R, W: Work<R>>(&self, i: usize, work: &W) -> R {
+        if let Some(p) = self.position(i) {
+            return work.record(Record {
+                line: i as u64 + 1,
+                id: None,
+                puzzle: Err(RecordError::Candidates),
+                position: Some(Box::new(p)),
+                solution: None,
+                text: RecordText::default(),
+            });
+        }
         match self.puzzle(i) {
             Ok(p) => work.puzzle(i as u64 + 1, p),
             Err(e) => work.record(Record {
                 line: i as u64 + 1,
                 id: None,
                 puzzle: Err(e),
+                position: None,
                 solution: None,
                 text: RecordText::default(),
             }),

@@ -8,6 +8,7 @@ mod args;
 mod batch;
 mod buffers;
 mod calls;
+mod hint;
 mod make;
 mod pool;
 mod rate;
@@ -16,6 +17,7 @@ mod read;
 use pyo3::prelude::*;
 
 use sudoku_batch::jobs::canon::CanonStatus;
+use sudoku_batch::jobs::hint::HintStatus;
 use sudoku_batch::jobs::rate::RateStatus;
 use sudoku_batch::jobs::solve::SolveStatus;
 
@@ -31,6 +33,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make::strings, m)?)?;
     m.add_function(wrap_pyfunction!(read::read, m)?)?;
     m.add_function(wrap_pyfunction!(rate::rate, m)?)?;
+    m.add_function(wrap_pyfunction!(hint::hint, m)?)?;
+    m.add_function(wrap_pyfunction!(hint::steps, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The status words and codes of the library's jobs, which the package's enums are made of.
     let words = |all: &[(&'static str, u8)]| all.to_vec();
@@ -41,6 +45,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "RATE_STATUSES",
         words(&RateStatus::ALL.map(|s| (s.as_str(), s.code()))),
+    )?;
+    m.add(
+        "HINT_STATUSES",
+        words(&HintStatus::ALL.map(|s| (s.as_str(), s.code()))),
     )?;
     m.add(
         "CANON_STATUSES",

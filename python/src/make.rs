@@ -12,7 +12,7 @@ use sudoku_batch::grid::CELLS;
 use sudoku_batch::jobs::generate::{
     generate_unless, GenerateConfig, Shortfall, DEFAULT_CLUES, MAX_CLUES, MIN_CLUES,
 };
-use sudoku_batch::jobs::shuffle::ShuffleConfig;
+use sudoku_batch::jobs::shuffle::{Copy, ShuffleConfig};
 use sudoku_batch::limits::{ATTEMPTS, COPIES, COUNT};
 use sudoku_batch::Grid;
 
@@ -221,7 +221,9 @@ fn shuffle_chunk(
         match cfg.shuffle(0, batch.record(i, None)).copies {
             Ok(made) => {
                 *ok = true;
-                for (j, (puzzle, solution)) in made.iter().enumerate() {
+                for (j, (copy, solution)) in made.iter().enumerate() {
+                    // The batch's records are puzzles: its candidate grids are malformed here.
+                    let Copy::Puzzle(puzzle) = copy else { continue };
                     let at = j * CELLS..(j + 1) * CELLS;
                     if let (Some(sol), Some(solution)) = (sol.as_deref_mut(), solution) {
                         sol[at.clone()].copy_from_slice(solution.cells());

@@ -16,7 +16,9 @@ exception; a wrong shape or dtype is a ``ValueError`` naming it.
 
 from __future__ import annotations
 
+import collections.abc
 import enum
+import json
 import sys
 from typing import Any, Optional, Sequence, Union
 
@@ -31,22 +33,28 @@ __all__ = [
     "CanonResult",
     "CanonStatus",
     "GenerateResult",
+    "HintResult",
+    "HintStatus",
     "Problem",
     "RateResult",
     "RateStatus",
     "ReadResult",
     "ShuffleResult",
     "SolveResult",
+    "StepRows",
+    "StepsResult",
     "Status",
     "VerifyResult",
     "canon",
     "generate",
+    "hint",
     "rate",
     "read",
     "register_accessor",
     "shuffle",
     "solve",
     "solve_df",
+    "steps",
     "to_digits",
     "to_strings",
     "verify",
@@ -80,6 +88,17 @@ RateStatus = _statuses(
     ``UNSOLVABLE``, ``INVALID``, ``MALFORMED`` (not rated), ``FAILED`` (the rating engine
     failed on this puzzle: a defect, reported in its row with the message, the call goes on).
     The codes are the library's (``sudoku_batch::jobs::rate``).""",
+)
+
+HintStatus = _statuses(
+    "HintStatus",
+    _native.HINT_STATUSES,
+    """What ``hint`` made of a position (the values of ``HintResult.status``), as the CLI's
+    ``hint`` says it: ``STEP`` (the next step is in ``steps``), ``SOLVED`` (every cell is
+    placed), ``CAPPED`` (no technique of the ladder applies, or the next step is above
+    ``max_rating``), and :class:`RateStatus`' ``MULTIPLE``, ``UNSOLVABLE``, ``INVALID``,
+    ``MALFORMED``, ``FAILED`` with the same codes. The codes are the library's
+    (``sudoku_batch::jobs::hint``).""",
 )
 
 CanonStatus = _statuses(
@@ -136,11 +155,16 @@ class _Result:
     __slots__: tuple[str, ...] = ()
 
     def __init__(self, fields: dict, index: Any = None) -> None:
-        for name in self.__slots__:
+        for name in self._names():
             setattr(self, name, index if name == "index" else fields[name.lstrip("_")])
 
     def __len__(self) -> int:
-        return len(getattr(self, self.__slots__[0]))
+        return len(getattr(self, self._names()[0]))
+
+    @classmethod
+    def _names(cls) -> tuple[str, ...]:
+        """The slots, a base class's first (a result class may add none to its base's)."""
+        return tuple(n for k in reversed(cls.__mro__) for n in k.__dict__.get("__slots__", ()))
 
 
 class SolveResult(_Result):
@@ -520,6 +544,152 @@ def rate(
     fields = _native.rate(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                           threads=threads)
     return RateResult(fields, index_of(puzzles))
+
+
+_UNREAD = object()
+
+
+class StepRows(collections.abc.Sequence):
+    """The rows' steps, each made of the library's JSON step bodies by ``json.loads`` when
+    the row is first read, then kept: a call returns as soon as the steps are found, since
+    making Python objects of every step of a large batch takes longer than finding them (a
+    Kaggle puzzle's path is ~50 steps) and most uses read a few rows. ``list(rows)`` parses
+    them all. Each step is the CLI's object: ``kind`` and ``line`` first. Equal to a list
+    holding the same values."""
+
+    __slots__ = ("_texts", "_read", "_paths")
+
+    def __init__(self, texts: list, paths: Optional[np.ndarray] = None) -> None:
+        self._texts = texts
+        self._read = [_UNREAD] * len(texts)
+        # Whole paths: True for the rows that have one (rated), whose empty text is [].
+        self._paths = paths
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        value = self._read[i]
+        if value is _UNREAD:
+            value = self._parse(self._texts[i], (i if i >= 0 else len(self) + i) + 1)
+            self._read[i] = value
+        return value
+
+    def _parse(self, text: bytes, line: int) -> Any:
+        """Bodies ``"step":1,...}`` one a line: a step dict, or with paths their list."""
+        if self._paths is None:
+            return {"kind": "step", "line": line, **json.loads(b"{" + text)} if text else None
+        if not text:
+            return [] if self._paths[line - 1] else None
+        bodies = json.loads(b"[{" + text[:-1].replace(b"\n", b",{") + b"]")
+        return [{"kind": "step", "line": line, **body} for body in bodies]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, StepRows)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"StepRows(n={len(self)})"
+
+
+def _with_steps(fields: dict, paths: bool) -> dict:
+    """A native call's fields, its JSON bodies as ``steps`` (:class:`StepRows`; with
+    ``paths``, a list of steps a row)."""
+    status = fields["status"]
+    rated = status == RateStatus.RATED if paths else None
+    return {"steps": StepRows(fields["json"], rated), "status": status,
+            "errors": fields["errors"]}
+
+
+class _StepsFields(_Result):
+    """The fields :func:`hint` and :func:`steps` share: ``steps`` (a :class:`StepRows`),
+    ``status`` and ``errors``."""
+
+    __slots__ = ("steps", "status", "errors", "index")
+
+    steps: StepRows
+    status: np.ndarray
+    errors: dict[int, str]
+    index: Any
+
+
+class HintResult(_StepsFields):
+    """The result of :func:`hint`.
+
+    Attributes:
+        steps: n step dicts (``None`` where there is no step), a :class:`StepRows` (each
+            row parsed when first read; ``list(steps)`` parses them all), each with the keys
+            of the CLI's step object: ``kind`` (``"step"``), ``line`` (row + 1), ``step``
+            (1), ``technique``, ``difficulty``, ``cells``, ``digits``, ``placements``
+            (``"r1c2=5"``), ``eliminations`` (``"r3c4<>7"``) and, for a chain, ``chain``.
+        status: (n,) uint8 of :class:`HintStatus` values.
+        errors: ``{row: message}`` for malformed, invalid, failed and multiple rows.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        found = int((self.status == HintStatus.STEP).sum())
+        return f"HintResult(n={len(self)}, steps={found})"
+
+
+class StepsResult(_StepsFields):
+    """The result of :func:`steps`.
+
+    Attributes:
+        steps: n lists of step dicts (the keys of :class:`HintResult`'s, ``step`` counting
+            from 1 along the path), a :class:`StepRows`; ``None`` where the puzzle is not
+            rated.
+        status: (n,) uint8 of :class:`RateStatus` values.
+        errors: ``{row: message}`` as :class:`RateResult`'s.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        rated = int((self.status == RateStatus.RATED).sum())
+        return f"StepsResult(n={len(self)}, rated={rated})"
+
+
+def hint(
+    positions: Puzzles,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> HintResult:
+    """The next step from each position, exactly as :func:`rate` would take it there (the
+    library's ``hint`` job, the work ``sudoku-batch hint`` does for each record): one step's
+    work after a uniqueness solve, not a whole path.
+
+    Args:
+        positions: puzzles as for :func:`solve` (81 characters), 729-character candidate
+            grids (nine per cell, the digit k+1 at place k where it is a candidate, ``.`` or
+            ``0`` where not), or arrays of 0/1 candidate flags of shape (n, 729) or
+            (n, 9, 9, 9) (cell row, cell column, digit).
+        ladder, max_rating, threads: as for :func:`rate`.
+    """
+    fields = _native.hint(as_batch(positions), ladder=ladder, max_rating=max_rating,
+                          threads=threads)
+    return HintResult(_with_steps(fields, False), index_of(positions))
+
+
+def steps(
+    puzzles: Puzzles,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> StepsResult:
+    """Each puzzle's whole path as ``sudoku-batch rate --steps`` writes it: a list of step
+    dicts per puzzle. Arguments as for :func:`rate` (candidate grids too, as for
+    :func:`hint`)."""
+    fields = _native.steps(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
+                           threads=threads)
+    return StepsResult(_with_steps(fields, True), index_of(puzzles))
 
 
 class ReadResult(_Result):

@@ -48,8 +48,29 @@ def _arrow_batch(arr: Any) -> _native.Batch:
     return _native.Batch.from_text(data, np.ascontiguousarray(offsets), missing)
 
 
+#: The character of each place of a candidate grid's 729: the digit it stands for.
+_CANDIDATE_DIGITS = np.tile(np.frombuffer(b"123456789", dtype=np.uint8), 81)
+
+
+def _is_candidate_array(a: np.ndarray) -> bool:
+    """Whether an array holds candidate grids: shape (729,), (n, 729) or (n, 9, 9, 9) of 0/1
+    flags (cell row, cell column, digit). A (9, 9, 9) array stays nine 9x9 puzzles."""
+    return a.shape[-1:] == (729,) and a.ndim <= 2 or a.ndim == 4 and a.shape[1:] == (9, 9, 9)
+
+
+def _candidate_batch(a: np.ndarray) -> _native.Batch:
+    """Candidate flags as 729-character grids (the digit where a flag is 1, ``.`` where 0)."""
+    flags = a.reshape(-1, 729)
+    if flags.dtype != np.bool_ and ((flags != 0) & (flags != 1)).any():
+        raise ValueError("candidate flags must be 0 or 1 (or bool)")
+    text = np.where(flags != 0, _CANDIDATE_DIGITS, np.uint8(ord(".")))
+    return _text_array_batch(np.ascontiguousarray(text, dtype=np.uint8).view("S729").reshape(-1))
+
+
 def _integer_batch(a: np.ndarray) -> _native.Batch:
     shape = a.shape
+    if _is_candidate_array(a):
+        return _candidate_batch(a)
     if a.ndim == 1 and shape == (81,) or a.ndim == 2 and shape == (9, 9):
         a = a.reshape(1, 81)
     elif a.ndim == 3 and shape[1:] == (9, 9):
@@ -118,6 +139,8 @@ def _array_batch(a: np.ndarray) -> _native.Batch:
     kind = a.dtype.kind
     if kind in "iu":
         return _integer_batch(a)
+    if kind == "b" and _is_candidate_array(a):
+        return _candidate_batch(a)
     if kind in "SU":
         return _text_array_batch(a)
     if kind == "O":

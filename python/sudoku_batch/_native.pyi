@@ -10,6 +10,7 @@ import numpy.typing as npt
 __version__: str
 SOLVE_STATUSES: list[tuple[str, int]]
 RATE_STATUSES: list[tuple[str, int]]
+HINT_STATUSES: list[tuple[str, int]]
 CANON_STATUSES: list[tuple[str, int]]
 
 class Batch:
@@ -66,6 +67,20 @@ def shuffle(
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
 def rate(
+    batch: Batch,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]: ...
+def hint(
+    batch: Batch,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> dict[str, Any]: ...
+def steps(
     batch: Batch,
     *,
     ladder: str = "se",

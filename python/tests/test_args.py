@@ -27,6 +27,8 @@ def threaded_calls():
         "verify": lambda t: sb.verify([PUZZLE], [SOLUTION], threads=t),
         "canon": lambda t: sb.canon([PUZZLE], threads=t),
         "rate": lambda t: sb.rate([PUZZLE], threads=t),
+        "hint": lambda t: sb.hint([PUZZLE], threads=t),
+        "steps": lambda t: sb.steps([PUZZLE], threads=t),
         "generate": lambda t: sb.generate(2, seed=1, threads=t),
         "shuffle": lambda t: sb.shuffle([PUZZLE], seed=1, threads=t),
         "to_digits": lambda t: sb.to_digits([PUZZLE], threads=t),

@@ -12,7 +12,7 @@ use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::limits::WholeBound;
 
-use crate::commands::{bench, canon, docs, generate, plot, rate, shuffle, solve, verify};
+use crate::commands::{bench, canon, docs, generate, hint, plot, rate, shuffle, solve, verify};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -62,6 +62,11 @@ pub enum Command {
     /// result per record in input order; --steps writes each solving step.
     #[command(after_help = with_limits(rate::HELP))]
     Rate(rate::RateArgs),
+
+    /// The next step from each position (a puzzle or a 729-character candidate grid), as
+    /// rate would take it: one step object (jsonl) or the pencil marks and a line of words.
+    #[command(after_help = with_limits(hint::HELP))]
+    Hint(hint::HintArgs),
 
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
     #[command(after_help = generate::HELP)]

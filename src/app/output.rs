@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
+use sudoku_batch::pipeline::Halt;
 
 /// Temporary files not yet renamed into place. Global because the signal watcher must find
 /// them from its own thread.
@@ -442,6 +443,29 @@ impl Diagnostics {
         } else {
             self.hidden += 1;
         }
+    }
+
+    /// A record that is not fine (`message`: its status and message): with `strict`, the
+    /// halt that stops the run; else reported when `worth_a_message` (input errors and engine
+    /// failures; `multiple` and `unsolvable` are answers, already in the output).
+    pub fn not_fine(
+        &mut self,
+        print: impl FnOnce(&str),
+        (path, line): (&str, u64),
+        message: String,
+        strict: bool,
+        worth_a_message: bool,
+    ) -> Result<(), Halt> {
+        if strict {
+            return Err(Halt {
+                line,
+                message: format!("{message} (stopped by --strict)"),
+            });
+        }
+        if worth_a_message {
+            self.report(print, path, line, &message);
+        }
+        Ok(())
     }
 
     /// The closing line about messages not shown, if any.

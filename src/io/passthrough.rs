@@ -143,8 +143,8 @@ fn input_field(record: Option<&Record>, i: usize) -> Cow<'_, [u8]> {
 }
 
 /// The puzzle field: as written in the input, or normalised with `empty` (`--empty`), or
-/// (blocks and boards, whose text is not one field) with `.` for empty cells; empty when the
-/// record was not kept.
+/// (blocks and boards, whose text is not one field) with `.` for empty cells; a candidate grid
+/// as read, or in its 729-character form; empty when the record was not kept.
 pub fn puzzle_field(record: Option<&Record>, empty: Option<u8>) -> Cow<'_, [u8]> {
     let line = |g: &Grid, mark: u8| {
         let mut buf = [0u8; CELLS];
@@ -158,6 +158,13 @@ pub fn puzzle_field(record: Option<&Record>, empty: Option<u8>) -> Cow<'_, [u8]>
         (Some(mark), Some(g), _) => line(g, mark),
         (_, _, Some(text)) => Cow::Borrowed(text),
         (_, Some(g), None) => line(g, b'.'),
+        (_, None, None) if record.position.is_some() => Cow::Owned(
+            record
+                .position
+                .as_ref()
+                .map(|p| p.to_line().into_bytes())
+                .unwrap_or_default(),
+        ),
         (_, None, None) => Cow::Borrowed(&[]),
     }
 }

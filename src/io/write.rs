@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::engines::rater::Difficulty;
 use crate::grid::{Grid, CELLS};
+use crate::position::{Position, POSITION_LEN};
 
 /// Output formats: `Line` is each command's own line format (a solution, a form, or a text
 /// report).
@@ -170,6 +171,27 @@ impl<W: Write> PuzzleLines<W> {
             }
         }
         len
+    }
+
+    /// One candidate grid in its 729-character form (and its solution column, empty for
+    /// `None`, when solutions are written).
+    pub fn write_position(
+        &mut self,
+        position: &Position,
+        solution: Option<&Grid>,
+    ) -> io::Result<()> {
+        let mut line = [0u8; POSITION_LEN];
+        position.write_line(&mut line);
+        self.out.write_all(&line)?;
+        if self.with_solutions {
+            self.out.write_all(b",")?;
+            if let Some(s) = solution {
+                let mut cells = [0u8; CELLS];
+                s.write_line(b'0', &mut cells);
+                self.out.write_all(&cells)?;
+            }
+        }
+        self.out.write_all(b"\n")
     }
 
     /// A line of text in place of a puzzle (a status word such as `malformed`).

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod canon;
 pub mod generate;
+pub mod hint;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod rate;

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod canon;
 pub mod docs;
 pub mod generate;
+pub mod hint;
 pub mod plot;
 pub mod rate;
 pub mod shuffle;
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Rate(args) => rate::run(&args),
+        Command::Hint(args) => hint::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
         Command::Canon(args) => canon::run(&args),

@@ -28,7 +28,8 @@ by step, at each step the easiest technique of the ladder that applies. ER is th
 step of the path, EP the hardest up to the first placement, ED up to the first elimination.
 
 Input formats: as for solve (lines, csv, block, board; .gz and other compressed files; - or
-no INPUT reads stdin).
+no INPUT reads stdin). A 729-character candidate grid is rated from its candidates: a cell
+with one candidate no peer holds is placed, a single candidate a peer still holds is a step.
 
 Output (one record per input record, in input order):
   line    ER/EP/ED as serate prints it (2.6/1.2/1.2), then \" capped\" when the path stopped
@@ -249,21 +250,17 @@ impl Totals {
     /// Count one record of input `label`; with `strict`, stop at the first not rated.
     fn add(&mut self, label: &str, r: &RatedRecord, strict: bool, bar: &Bar) -> Result<(), Halt> {
         if let Some(message) = r.problem() {
-            if strict {
-                return Err(Halt {
-                    line: r.line,
-                    message: format!("{message} (stopped by --strict)"),
-                });
-            }
-            // Input errors and engine failures are worth a message; multiple and unsolvable
-            // are answers, already in the output.
-            if matches!(
+            let worth = matches!(
                 r.status,
                 RateStatus::Malformed | RateStatus::Invalid | RateStatus::Failed
-            ) {
-                self.diagnostics
-                    .report(|m| bar.println(m), label, r.line, &message);
-            }
+            );
+            self.diagnostics.not_fine(
+                |m| bar.println(m),
+                (label, r.line),
+                message,
+                strict,
+                worth,
+            )?;
         }
         self.input.add(label, r);
         Ok(())

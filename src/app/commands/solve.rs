@@ -27,6 +27,9 @@ Input formats (auto-detected from the first line):
   csv     a header with a puzzle column (puzzle, quizzes, quiz, question; see --column);
           solution and id columns are carried along
   block   9 rows of 9 cells per puzzle;  board  a LeetCode board [[\"5\",\"3\",...],...]
+  A line's field or a CSV puzzle field of 729 characters is a candidate grid (nine per cell:
+  the digit k+1 at place k where it is still a candidate, . or 0 where not): solved from its
+  candidates (see sudoku-batch hint --help)
   Compressed inputs (gzip, zstd, xz, bzip2, a zip holding one file) are recognised by their
   bytes, whatever their name; - or no INPUT reads stdin.
 

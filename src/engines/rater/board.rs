@@ -295,27 +295,78 @@ impl Board {
                 }
             }
         }
+        self.clear_candidates();
+        // One pass over the candidates fills the cell masks, the planes and the positions.
+        for c in cells_of(self.open) {
+            let hs = CELL_HOUSES[c];
+            let m =
+                ALL_DIGITS & !(used[hs[0] as usize] | used[hs[1] as usize] | used[hs[2] as usize]);
+            self.add_candidates(c, m);
+        }
+        // Givens do not repeat in a house of a valid puzzle: each fills one cell.
+        self.index_houses(|h| 9 - used[h].count_ones() as u8);
+    }
+
+    /// Sets up the board of a position's candidates (`masks[c]`, bit `d` for digit `d + 1`):
+    /// a cell with one candidate that no peer still holds is placed; every other cell is
+    /// empty with its candidates, a single candidate a peer still holds included (placing it
+    /// is then a step, as in SE's own paths, where a naked single waits for its turn).
+    pub(crate) fn load_position(&mut self, masks: &[u16; CELLS]) {
+        let mut planes = [0u128; 9];
+        for (c, &m) in masks.iter().enumerate() {
+            for d in digits_of(m) {
+                planes[d] |= 1u128 << c;
+            }
+        }
+        self.placed = [0; 9];
+        self.open = 0;
+        self.values = [0; CELLS];
+        for (c, &m) in masks.iter().enumerate() {
+            let d = m.trailing_zeros() as usize;
+            if m.is_power_of_two() && planes[d] & PEERS[c] == 0 {
+                self.values[c] = d as u8 + 1;
+                self.placed[d] += 1;
+            } else {
+                self.open |= 1u128 << c;
+            }
+        }
+        self.clear_candidates();
+        for c in cells_of(self.open) {
+            self.add_candidates(c, masks[c]);
+        }
+        let open = self.open;
+        self.index_houses(|h| (HOUSE_MASK[h] & open).count_ones() as u8);
+    }
+
+    /// No candidate anywhere: what [`add_candidates`](Self::add_candidates) fills.
+    fn clear_candidates(&mut self) {
         self.planes = [0; 9];
         self.pos = [[0; 9]; 27];
         self.cands = [0; CELLS];
         self.naked = 0;
-        // One pass over the candidates fills the cell masks, the planes and the positions.
-        for c in cells_of(self.open) {
-            let hs = CELL_HOUSES[c];
-            let ix = CELL_INDEX[c];
-            let (h0, h1, h2) = (hs[0] as usize, hs[1] as usize, hs[2] as usize);
-            let m = ALL_DIGITS & !(used[h0] | used[h1] | used[h2]);
-            self.cands[c] = m;
-            if m.count_ones() == 1 {
-                self.naked |= 1u128 << c;
-            }
-            for d in digits_of(m) {
-                self.planes[d] |= 1u128 << c;
-                self.pos[h0][d] |= 1 << ix[0];
-                self.pos[h1][d] |= 1 << ix[1];
-                self.pos[h2][d] |= 1 << ix[2];
-            }
+    }
+
+    /// The candidates `m` of the empty cell `c`, in its mask, the planes and positions.
+    #[inline(always)]
+    fn add_candidates(&mut self, c: usize, m: u16) {
+        let hs = CELL_HOUSES[c];
+        let ix = CELL_INDEX[c];
+        let (h0, h1, h2) = (hs[0] as usize, hs[1] as usize, hs[2] as usize);
+        self.cands[c] = m;
+        if m.count_ones() == 1 {
+            self.naked |= 1u128 << c;
         }
+        for d in digits_of(m) {
+            self.planes[d] |= 1u128 << c;
+            self.pos[h0][d] |= 1 << ix[0];
+            self.pos[h1][d] |= 1 << ix[1];
+            self.pos[h2][d] |= 1 << ix[2];
+        }
+    }
+
+    /// The houses' empty cells (`empty(h)`), single places and kept sets, from the positions.
+    #[inline(always)]
+    fn index_houses(&mut self, empty: impl Fn(usize) -> u8) {
         self.single = [0; 27];
         self.single_houses = 0;
         self.one_empty = 0;
@@ -323,8 +374,7 @@ impl Board {
         self.lock_touched = [0; 2];
         self.lock_clean = [0; 2];
         for h in 0..27 {
-            // Givens do not repeat in a house of a valid puzzle: each fills one cell.
-            let empty = 9 - used[h].count_ones() as u8;
+            let empty = empty(h);
             self.empty[h] = empty;
             let mut single = 0u16;
             for (d, &p) in self.pos[h].iter().enumerate() {

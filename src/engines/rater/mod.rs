@@ -74,6 +74,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::grid::Grid;
+use crate::position::Position;
 use board::Board;
 use hint::Hint;
 use ladder::Finders;
@@ -178,7 +179,8 @@ impl Rater {
     /// Rates a valid puzzle with exactly one solution; `solution` is that solution (the
     /// caller has solved it first, e.g. with `solver::solve_with_limit(puzzle, 2)`).
     pub fn rate(&mut self, puzzle: &Grid, solution: &Grid) -> Rating {
-        self.run(puzzle, solution, None)
+        self.board.load(puzzle.cells());
+        self.run(solution, None, u32::MAX)
     }
 
     /// The same, calling `on_step` for every step of the path in order.
@@ -188,20 +190,50 @@ impl Rater {
         solution: &Grid,
         on_step: &mut dyn FnMut(&Step<'_>),
     ) -> Rating {
-        self.run(puzzle, solution, Some(on_step))
+        self.board.load(puzzle.cells());
+        self.run(solution, Some(on_step), u32::MAX)
     }
 
+    /// Rates a position (a candidate grid) with exactly one solution, `solution`, calling
+    /// `on_step` (when given) for every step. A cell with one candidate that no peer holds
+    /// is placed; a single candidate a peer still holds is an empty cell, whose placing is
+    /// a step. The position [`Position::from_grid`] makes of a puzzle rates as the puzzle.
+    pub fn rate_position(
+        &mut self,
+        position: &Position,
+        solution: &Grid,
+        on_step: Option<&mut dyn FnMut(&Step<'_>)>,
+    ) -> Rating {
+        self.board.load_position(position.masks());
+        self.run(solution, on_step, u32::MAX)
+    }
+
+    /// The next step from a position, as [`rate_position`](Self::rate_position) would take
+    /// it, given to `on_step`: one step's work, not the path's. The rating says what
+    /// happened: one step (`steps == 1`), none because every cell is placed (`steps == 0`,
+    /// not capped), or none because no technique of the ladder applies or the next is above
+    /// the cap (`capped`).
+    pub fn next_step(
+        &mut self,
+        position: &Position,
+        solution: &Grid,
+        on_step: &mut dyn FnMut(&Step<'_>),
+    ) -> Rating {
+        self.board.load_position(position.masks());
+        self.run(solution, Some(on_step), 1)
+    }
+
+    /// The step loop from the loaded board, for at most `max_steps` steps.
     fn run(
         &mut self,
-        puzzle: &Grid,
         solution: &Grid,
         mut on_step: Option<&mut dyn FnMut(&Step<'_>)>,
+        max_steps: u32,
     ) -> Rating {
-        self.board.load(puzzle.cells());
         let ladder = self.options.ladder.rungs();
         let mut rating = Rating::default();
         let mut er_exact = 0.0f64;
-        while !self.board.solved() {
+        while !self.board.solved() && rating.steps < max_steps {
             if self.stop.raised() {
                 rating.capped = true;
                 break;

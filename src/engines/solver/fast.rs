@@ -1067,6 +1067,31 @@ pub(super) fn solve_on<const RULE: u8>(
 ) -> Option<super::Outcome> {
     assert!(path.supported(), "the CPU cannot run the {path} path");
     let start = new_state(path, grid)?;
+    Some(search_from::<RULE>(path, start, limit))
+}
+
+/// [`solve`] from a position's candidates (`masks[cell]`, bit `d` for digit `d + 1`): every
+/// cell starts unsolved with its candidates, so a cell of one candidate is a naked single of
+/// the first propagation, placed there with its peers cleared. The caller has checked that
+/// no cell is empty and no two placed cells clash.
+pub(super) fn solve_masks<const RULE: u8>(masks: &[u16; 81], limit: u32) -> super::Outcome {
+    let mut cand = [0u32; 27];
+    for (cell, &m) in masks.iter().enumerate() {
+        let (band, pos) = (cell / 27, cell % 27);
+        for d in 0..9 {
+            cand[d * 3 + band] |= u32::from(m >> d & 1) << pos;
+        }
+    }
+    let start = State {
+        cand,
+        prev: [0; 27],
+        unsolved: [BAND; 3],
+    };
+    search_from::<RULE>(SimdPath::active(), start, limit)
+}
+
+/// The search of [`solve_on`] from its first state.
+fn search_from<const RULE: u8>(path: SimdPath, start: State, limit: u32) -> super::Outcome {
     let (mut nodes, mut guesses, mut branch_points) = (0, 0, 0);
     let mut budget = FIRST_BUDGET;
     // The hybrid rule's first attempt may branch on band configurations from the root.
@@ -1089,7 +1114,7 @@ pub(super) fn solve_on<const RULE: u8>(
             tally.nodes = nodes;
             tally.guesses = guesses;
             tally.branch_points = branch_points;
-            return Some(tally.outcome());
+            return tally.outcome();
         }
         if tally.root == Root::Wide {
             // Band configurations from the root did not finish within their small budget

@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use crate::grid::{Conflict, Grid};
+use crate::position::{Fault, Position};
 
 /// What a solve found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -85,7 +86,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn invalid(conflict: Conflict) -> Outcome {
+    fn invalid(conflict: Option<Conflict>) -> Outcome {
         Outcome {
             status: Status::Invalid,
             solution: None,
@@ -93,7 +94,7 @@ impl Outcome {
             guesses: 0,
             branch_points: 0,
             nodes: 0,
-            conflict: Some(conflict),
+            conflict,
         }
     }
 }
@@ -275,7 +276,7 @@ impl Algorithm {
     pub fn solve(self, grid: &Grid, limits: &Limits<'_>) -> Outcome {
         let invalid = || {
             let conflict = grid.conflict().expect("conflicting givens have a conflict");
-            Outcome::invalid(conflict)
+            Outcome::invalid(Some(conflict))
         };
         match self {
             // The fast solver notices conflicting givens while it places them.
@@ -317,6 +318,18 @@ impl FromStr for Algorithm {
 /// uniqueness, N = count up to N).
 pub fn solve_with_limit(grid: &Grid, limit: u32) -> Outcome {
     Algorithm::Fast.solve(grid, &Limits::solutions(limit))
+}
+
+/// Solve a position (a candidate grid) with the fast solver, the search started from its
+/// candidates, stopping after `limit` solutions. A position that breaks a rule is
+/// [`Status::Invalid`], with the [`Conflict`] when two placed cells clash (`None` for a cell
+/// without candidates: [`Position::fault`] says which).
+pub fn solve_position(position: &Position, limit: u32) -> Outcome {
+    match position.fault() {
+        Some(Fault::Conflict(c)) => Outcome::invalid(Some(c)),
+        Some(Fault::NoCandidate(_)) => Outcome::invalid(None),
+        None => fast::solve_masks::<{ fast::HYBRID }>(position.masks(), limit),
+    }
 }
 
 #[cfg(test)]

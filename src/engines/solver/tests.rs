@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::grid::{Grid, Unit};
+use crate::position::Position;
 use crate::symmetry::{Rng, Symmetry};
 
 /// The LeetCode 37 example.
@@ -394,4 +395,82 @@ proptest! {
         }
         prop_assert_eq!(out.status == Status::Invalid, g.conflict().is_some());
     }
+}
+
+/// Solutions of a position counted by plain backtracking on its masks, up to `limit`: the
+/// reference the position solver is checked against.
+fn count_position(masks: &mut [u16; 81], limit: u32) -> u32 {
+    let open = (0..81).find(|&c| !masks[c].is_power_of_two());
+    let Some(cell) = open else {
+        let fine = (0..81).all(|c| {
+            (0..81).all(|o| {
+                o == c
+                    || (o / 9 != c / 9
+                        && o % 9 != c % 9
+                        && (o / 27, o % 9 / 3) != (c / 27, c % 9 / 3))
+                    || masks[o] != masks[c]
+            })
+        });
+        return u32::from(fine);
+    };
+    let mut n = 0;
+    let keep = masks[cell];
+    for d in 0..9 {
+        if keep >> d & 1 == 1 && n < limit {
+            masks[cell] = 1 << d;
+            let valid = Position::from_masks(*masks).fault().is_none();
+            if valid {
+                n += count_position(masks, limit - n);
+            }
+        }
+    }
+    masks[cell] = keep;
+    n
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A position solves as its puzzle does, and with candidates taken away it agrees with
+    /// plain backtracking on the masks.
+    #[test]
+    fn positions_solve_from_their_candidates(g in puzzle(), cuts in prop::collection::vec((0usize..81, 0u16..9), 0..40)) {
+        let position = Position::from_grid(&g);
+        let plain = solve_with_limit(&g, 2);
+        let from = solve_position(&position, 2);
+        prop_assert_eq!((from.status, from.solutions, from.solution), (plain.status, plain.solutions, plain.solution));
+        let mut masks = *position.masks();
+        // Only sparse cuts keep the reference quick: cut from nearly full grids.
+        if g.clues() >= 40 {
+            for (cell, d) in cuts {
+                masks[cell] &= !(1 << d);
+            }
+            let cut = Position::from_masks(masks);
+            let out = solve_position(&cut, 2);
+            if cut.fault().is_some() {
+                prop_assert_eq!(out.status, Status::Invalid);
+            } else {
+                let n = count_position(&mut masks.clone(), 2);
+                prop_assert_eq!(out.solutions, n);
+                if let Some(s) = out.solution {
+                    prop_assert!((0..81).all(|c| masks[c] >> (s.get(c) - 1) & 1 == 1));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_with_empty_cells_or_clashes_are_invalid() {
+    let mut masks = [0x1FF; 81];
+    masks[3] = 0;
+    let out = solve_position(&Position::from_masks(masks), 2);
+    assert_eq!((out.status, out.conflict), (Status::Invalid, None));
+    let mut masks = [0x1FF; 81];
+    masks[0] = 1;
+    masks[80] = 1;
+    masks[10] = 1;
+    let out = solve_position(&Position::from_masks(masks), 2);
+    assert_eq!(out.status, Status::Invalid);
+    assert_eq!(out.conflict.unwrap().cells, [0, 10]);
 }

@@ -28,6 +28,7 @@ pub(super) fn next_block(r: &mut LineReader, label: &str) -> Result<Option<Recor
                 start = number;
             }
             return Ok(Some(Record {
+                position: None,
                 line: start,
                 ..too_long(&Line {
                     number,
@@ -53,6 +54,7 @@ pub(super) fn next_block(r: &mut LineReader, label: &str) -> Result<Option<Recor
         if rows == 9 {
             let grid = Grid::from_cells(cells).expect("cells are 0..=9");
             return Ok(Some(Record {
+                position: None,
                 line: start,
                 id: None,
                 puzzle: Ok(grid),
@@ -76,6 +78,7 @@ pub(super) fn block_error(line: u64, e: GridBlockError) -> Record {
         }
     };
     Record {
+        position: None,
         line,
         id: None,
         puzzle: Err(RecordError::Grid(crate::error::GridError::Block {

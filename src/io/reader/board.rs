@@ -11,6 +11,7 @@ pub(super) fn read_board(src: &mut Source) -> io::Result<Record> {
     if bytes_in.len() > MAX_LINE {
         let bytes = bytes_in.len() as u64 + io::copy(src, &mut io::sink())?;
         return Ok(Record {
+            position: None,
             line: 1,
             id: None,
             puzzle: Err(RecordError::RecordTooLong {
@@ -31,6 +32,7 @@ pub(super) fn read_board(src: &mut Source) -> io::Result<Record> {
     let puzzle =
         Grid::from_leetcode(text.trim_start_matches('\u{feff}')).map_err(RecordError::Grid);
     Ok(Record {
+        position: None,
         line,
         id: None,
         puzzle,

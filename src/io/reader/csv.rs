@@ -60,6 +60,7 @@ impl CsvLayout {
         // Without a puzzle field, every field was looked at: `count` is their number.
         let Some(puzzle) = puzzle else {
             return Some(Record {
+                position: None,
                 line,
                 id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
                 puzzle: Err(RecordError::MissingField {
@@ -288,6 +289,7 @@ impl CsvReader {
         let (puzzle, solution, id) = self.fields();
         let Some(puzzle) = puzzle else {
             return Record {
+                position: None,
                 line,
                 id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
                 puzzle: Err(RecordError::MissingField {
@@ -381,6 +383,7 @@ fn header_names(headers: &::csv::ByteRecord) -> String {
 /// The record of a row on `line` that passes a limit (nothing of it is kept).
 pub(super) fn over_limit(line: u64, why: RecordError) -> Record {
     Record {
+        position: None,
         line,
         id: None,
         puzzle: Err(why),
@@ -400,10 +403,15 @@ pub(super) fn csv_record(
     solution: Option<&[u8]>,
     id: Option<&[u8]>,
 ) -> Record {
+    let (puzzle, position) = match puzzle.len() {
+        POSITION_LEN => candidate_field(puzzle),
+        _ => (parse_field(puzzle), None),
+    };
     Record {
+        position,
         line,
         id: id.map(|f| String::from_utf8_lossy(f).into_owned()),
-        puzzle: parse_field(puzzle),
+        puzzle,
         solution: solution.map(parse_field),
         text: RecordText::default(),
     }

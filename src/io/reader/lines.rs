@@ -190,7 +190,8 @@ pub(super) fn parse_line(line: &[u8], number: u64, options: ParseOptions) -> Rec
     }
 }
 
-/// [`parse_line`] for the lines [`parse_plain_line`] leaves: fields split and checked.
+/// [`parse_line`] for the lines [`parse_plain_line`] leaves: fields split and checked. A
+/// line with no 81-cell field and a field of [`POSITION_LEN`] characters is a candidate grid.
 fn parse_fields(line: &[u8], number: u64, options: ParseOptions) -> Record {
     let keep_text = options.keep_text;
     // Each field is checked and parsed in one pass (the fast 81-cell parser).
@@ -199,26 +200,38 @@ fn parse_fields(line: &[u8], number: u64, options: ParseOptions) -> Record {
         .enumerate()
         .filter_map(|(i, f)| as_grid(f).map(|g| (i, f, g)));
     let first = cells.next();
-    let (puzzle, puzzle_text) = match first {
-        Some((_, p, grid)) => (Ok(grid), p),
-        None => {
-            let longest = fields(line).max_by_key(|f| f.len()).unwrap_or(line);
-            let e = Grid::from_line_bytes(longest).expect_err("not an 81-cell field");
-            (Err(RecordError::Grid(e)), longest)
-        }
+    let mut position = None;
+    let (puzzle, puzzle_text, at) = match first {
+        Some((i, p, grid)) => (Ok(grid), p, Some(i)),
+        None => match fields(line)
+            .enumerate()
+            .find(|(_, f)| f.len() == POSITION_LEN)
+        {
+            Some((i, f)) => {
+                let (puzzle, p) = candidate_field(f);
+                position = p;
+                (puzzle, f, Some(i))
+            }
+            None => {
+                let longest = fields(line).max_by_key(|f| f.len()).unwrap_or(line);
+                let e = Grid::from_line_bytes(longest).expect_err("not an 81-cell field");
+                (Err(RecordError::Grid(e)), longest, None)
+            }
+        },
     };
     let solution = cells
         .next()
         .filter(|_| options.solutions)
         .map(|(_, _, s)| Ok(s));
-    let id = match first {
-        Some((i, _, _)) if i > 0 => fields(line)
+    let id = match at {
+        Some(i) if i > 0 => fields(line)
             .next()
             .filter(|f| !f.is_empty())
             .map(|f| String::from_utf8_lossy(f).into_owned()),
         _ => None,
     };
     Record {
+        position,
         line: number,
         id,
         puzzle,
@@ -247,6 +260,7 @@ fn line_text(line: &[u8], puzzle: &[u8], keep_text: bool) -> RecordText {
 fn parse_plain_line(line: &[u8], number: u64, options: ParseOptions) -> Option<Record> {
     let (puzzle, solution) = plain_cells(line, options)?;
     Some(Record {
+        position: None,
         line: number,
         id: None,
         puzzle: Ok(puzzle),
@@ -284,6 +298,7 @@ fn plain_cells(line: &[u8], options: ParseOptions) -> Option<(Grid, Option<Grid>
 /// A line too long to be a record: malformed, without parsing it.
 pub(super) fn too_long(line: &Line<'_>) -> Record {
     Record {
+        position: None,
         line: line.number,
         id: None,
         puzzle: Err(RecordError::TooLong { bytes: line.len }),

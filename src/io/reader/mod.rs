@@ -15,6 +15,7 @@ use crate::grid::{block_row, cell_value, is_block_separator, Grid, CELLS};
 use crate::io::line_ends::CsvLineEnds;
 use crate::io::source::{decode, open_source, Compression, Counting, Source, BUFFER};
 use crate::limits::BATCH_BYTES;
+use crate::position::{Position, POSITION_LEN};
 
 mod arrival;
 mod block;
@@ -141,8 +142,14 @@ pub struct Record {
     pub line: u64,
     /// The `id` column of a CSV input, when there is one.
     pub id: Option<String>,
-    /// The puzzle, or why its text is not one.
+    /// The puzzle, or why its text is not one: [`RecordError::Candidates`] when the record
+    /// is a candidate grid, whose position is then in [`position`](Self::position).
     pub puzzle: Result<Grid, RecordError>,
+    /// The candidate grid of a 729-character record (`None` for every other record): the
+    /// commands that take positions (solve, rate, hint, shuffle) read it here; the others
+    /// report the record with [`RecordError::Candidates`]. Boxed so that the common record
+    /// stays small.
+    pub position: Option<Box<Position>>,
     /// The published solution carried with the puzzle (CSV solution column, or the second
     /// 81-cell field of a line), when there is one.
     pub solution: Option<Result<Grid, RecordError>>,
@@ -154,6 +161,7 @@ impl Record {
     /// The record of line `line` that is `puzzle` alone (no id, no solution, no text).
     pub fn plain(line: u64, puzzle: Grid) -> Record {
         Record {
+            position: None,
             line,
             id: None,
             puzzle: Ok(puzzle),
@@ -173,6 +181,15 @@ pub struct RecordText {
     /// The whole record: a CSV row's fields (unquoted, byte for byte), or a line file's line
     /// as one field.
     pub fields: Option<::csv::ByteRecord>,
+}
+
+/// The puzzle and position of a record whose puzzle field has [`POSITION_LEN`] bytes: a
+/// candidate grid, or why it is not one.
+pub(super) fn candidate_field(field: &[u8]) -> (Result<Grid, RecordError>, Option<Box<Position>>) {
+    match Position::from_bytes(field) {
+        Ok(p) => (Err(RecordError::Candidates), Some(Box::new(p))),
+        Err(e) => (Err(RecordError::Grid(e)), None),
+    }
 }
 
 /// Names of the CSV columns that hold puzzles, solutions and ids, in order of preference.
@@ -236,7 +253,7 @@ enum Kind {
     Lines(LineReader),
     Csv(Box<CsvReader>),
     Block(LineReader),
-    Board(Option<Record>),
+    Board(Option<Box<Record>>),
 }
 
 /// The longest line kept in memory ([`MAX_RECORD`](crate::limits::MAX_RECORD)); the rest of a
@@ -301,7 +318,9 @@ impl RecordReader {
                 }
                 Kind::Csv(Box::new(CsvReader::new(src, delimiter, options, &label)?))
             }
-            InputFormat::Board => Kind::Board(Some(read_board(&mut src).map_err(read_err)?)),
+            InputFormat::Board => {
+                Kind::Board(Some(Box::new(read_board(&mut src).map_err(read_err)?)))
+            }
         };
         Ok(RecordReader {
             label,
@@ -409,7 +428,7 @@ impl RecordReader {
             },
             Kind::Csv(r) => r.next(label),
             Kind::Block(r) => next_block(r, label),
-            Kind::Board(b) => Ok(b.take()),
+            Kind::Board(b) => Ok(b.take().map(|r| *r)),
         }
     }
 

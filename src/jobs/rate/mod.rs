@@ -17,11 +17,12 @@ use std::sync::{Mutex, PoisonError};
 
 use serde::Serialize;
 
-use crate::engines::rater::{Difficulty, RateOptions, Rater, Rating, Stop};
-use crate::engines::solver::{solve_with_limit, Status};
+use crate::engines::rater::{Difficulty, RateOptions, Rater, Rating, Step, Stop};
+use crate::engines::solver::{solve_position, solve_with_limit, Outcome, Status};
 use crate::grid::{Conflict, Grid};
 use crate::io::reader::Record;
 use crate::pipeline::{Fold, Work};
+use crate::position::Position;
 use summary::Tally;
 
 pub use writer::{RateFormat, RateWriter};
@@ -116,7 +117,12 @@ impl RatedRecord {
 
     /// The message of a malformed, invalid or failed record.
     pub fn error(&self) -> Option<String> {
-        if let Some(Err(e)) = self.input.as_ref().map(|r| &r.puzzle) {
+        let input = self.input.as_deref();
+        if let Some(p) = input.and_then(|r| r.position.as_deref()) {
+            if let Some(fault) = p.fault() {
+                return Some(fault.to_string());
+            }
+        } else if let Some(Err(e)) = input.map(|r| &r.puzzle) {
             return Some(e.to_string());
         }
         if let Some(c) = &self.conflict {
@@ -189,12 +195,59 @@ impl Raters {
 
     /// [`rate_puzzle`] with the calling worker's rater.
     pub fn rate_puzzle(&self, line: u64, puzzle: &Grid, steps: bool) -> RatedRecord {
+        self.with_rater(|rater| rate_puzzle(rater, line, puzzle, steps))
+    }
+
+    /// [`rate_start`] with the calling worker's rater.
+    pub fn rate_start(&self, line: u64, start: Start<'_>, steps: bool) -> RatedRecord {
+        self.with_rater(|rater| rate_start(rater, line, start, steps))
+    }
+
+    /// `work` with the calling worker's rater.
+    pub fn with_rater<T>(&self, work: impl FnOnce(&mut Rater) -> T) -> T {
         // A worker's index in its pool; `None` on the calling thread (no pool).
         let index = rayon::current_thread_index().unwrap_or(0) % self.slots.len();
         let mut rater = self.slots[index]
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        rate_puzzle(&mut rater, line, puzzle, steps)
+        work(&mut rater)
+    }
+}
+
+/// What a record asks the rating engine to start from: a puzzle's givens, or a position's
+/// candidates (a 729-character record).
+#[derive(Clone, Copy, Debug)]
+pub enum Start<'a> {
+    /// A puzzle.
+    Puzzle(&'a Grid),
+    /// A candidate grid.
+    Position(&'a Position),
+}
+
+impl Start<'_> {
+    /// The uniqueness solve every record starts with (a limit of 2), as a rate status.
+    pub fn solve(self) -> (RateStatus, Outcome) {
+        let outcome = match self {
+            Start::Puzzle(p) => solve_with_limit(p, 2),
+            Start::Position(p) => solve_position(p, 2),
+        };
+        let status = match outcome.status {
+            Status::Solved => RateStatus::Rated,
+            Status::Multiple => RateStatus::Multiple,
+            Status::Unsolvable => RateStatus::Unsolvable,
+            Status::Invalid => RateStatus::Invalid,
+            // No search limit is set: a stopped search is a defect, reported as such.
+            Status::Aborted => RateStatus::Failed,
+        };
+        (status, outcome)
+    }
+
+    /// The start as a position (a puzzle's: [`Position::from_grid`]).
+    pub fn position(self) -> Position {
+        match self {
+            Start::Puzzle(p) => Position::from_grid(p),
+            Start::Position(p) => *p,
+        }
     }
 }
 
@@ -204,29 +257,29 @@ impl Raters {
 /// body, one per line, goes into the record. A failure of the engine (a panic) becomes a
 /// [`RateStatus::Failed`] record with the engine's message, and `rater` a fresh one.
 pub fn rate_puzzle(rater: &mut Rater, line: u64, puzzle: &Grid, steps: bool) -> RatedRecord {
-    let outcome = solve_with_limit(puzzle, 2);
-    let status = match outcome.status {
-        Status::Solved => RateStatus::Rated,
-        Status::Multiple => RateStatus::Multiple,
-        Status::Unsolvable => RateStatus::Unsolvable,
-        Status::Invalid => RateStatus::Invalid,
-        // No search limit is set: a stopped search is a defect, reported as such.
-        Status::Aborted => RateStatus::Failed,
-    };
+    rate_start(rater, line, Start::Puzzle(puzzle), steps)
+}
+
+/// [`rate_puzzle`] from a puzzle or a position.
+pub fn rate_start(rater: &mut Rater, line: u64, start: Start<'_>, steps: bool) -> RatedRecord {
+    let (status, outcome) = start.solve();
     let mut r = RatedRecord::new(line, status);
     r.conflict = outcome.conflict;
     match (status, outcome.solution) {
         (RateStatus::Rated, Some(solution)) => {
             let out = &mut r.steps;
             let rated = guarded(rater, |rater| {
-                if !steps {
-                    return rater.rate(puzzle, &solution);
-                }
                 let mut n = 0u32;
-                rater.rate_with_steps(puzzle, &solution, &mut |step| {
+                let mut on_step = |step: &Step<'_>| {
                     n += 1;
                     writer::step_body(out, n, step);
-                })
+                };
+                let on_step = steps.then_some(&mut on_step as &mut dyn FnMut(&Step<'_>));
+                match (start, on_step) {
+                    (Start::Puzzle(p), None) => rater.rate(p, &solution),
+                    (Start::Puzzle(p), Some(f)) => rater.rate_with_steps(p, &solution, f),
+                    (Start::Position(p), f) => rater.rate_position(p, &solution, f),
+                }
             });
             match rated {
                 Ok(rating) => r.rating = Some(rating),
@@ -245,7 +298,10 @@ pub fn rate_puzzle(rater: &mut Rater, line: u64, puzzle: &Grid, steps: bool) -> 
 
 /// `rate` run on `rater`, a panic caught: `Err` with the panic's message, and `rater` replaced
 /// by a fresh one (its scratch may be left half-written).
-fn guarded<T>(rater: &mut Rater, rate: impl FnOnce(&mut Rater) -> T) -> Result<T, String> {
+pub(crate) fn guarded<T>(
+    rater: &mut Rater,
+    rate: impl FnOnce(&mut Rater) -> T,
+) -> Result<T, String> {
     panic::catch_unwind(AssertUnwindSafe(|| rate(rater))).map_err(|payload| {
         *rater = rater.renewed();
         let message = payload
@@ -290,11 +346,15 @@ impl RateWork<'_> {
 impl Work<RatedRecord> for RateWork<'_> {
     #[inline]
     fn record(&self, record: Record) -> RatedRecord {
-        let mut r = match &record.puzzle {
-            Ok(puzzle) => self.rate_puzzle(record.line, puzzle),
-            Err(_) => RatedRecord::new(record.line, RateStatus::Malformed),
+        let mut r = match (&record.puzzle, &record.position) {
+            (_, Some(p)) => self
+                .raters
+                .rate_start(record.line, Start::Position(p), self.steps),
+            (Ok(puzzle), None) => self.rate_puzzle(record.line, puzzle),
+            (Err(_), None) => RatedRecord::new(record.line, RateStatus::Malformed),
         };
-        if self.keep || r.status == RateStatus::Malformed {
+        // A candidate grid is kept: its text is not a puzzle line, and its fault the message.
+        if self.keep || record.puzzle.is_err() {
             r.input = Some(Box::new(record));
         }
         r

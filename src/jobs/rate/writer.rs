@@ -95,27 +95,37 @@ impl RateFormat {
         obj.end()
     }
 
-    /// The record's step objects: each body (see [`step_body`]) after the fields that name
-    /// the record.
+    /// The record's step objects (see [`write_steps`]).
     fn steps(&self, out: &mut impl Write, r: &RatedRecord) -> io::Result<()> {
-        if r.steps.is_empty() {
-            return Ok(());
-        }
-        let mut head = b"{\"kind\":\"step\",".to_vec();
-        if self.fields.columns.file {
-            head.extend_from_slice(b"\"file\":");
-            serde_json::to_writer(&mut head, &self.fields.file)?;
-            head.push(b',');
-        }
-        head.extend_from_slice(b"\"line\":");
-        head.extend_from_slice(itoa::Buffer::new().format(r.line).as_bytes());
-        head.push(b',');
-        for body in r.steps.split_inclusive(|&b| b == b'\n') {
-            out.write_all(&head)?;
-            out.write_all(body)?;
-        }
-        Ok(())
+        write_steps(out, &self.fields, r.line, &r.steps)
     }
+}
+
+/// Step objects: each body of `bodies` (one per line, see [`step_body`]) after
+/// `"kind":"step"` and the fields that name the record of `line` (`file` with several inputs).
+pub fn write_steps(
+    out: &mut impl Write,
+    fields: &RecordFields,
+    line: u64,
+    bodies: &[u8],
+) -> io::Result<()> {
+    if bodies.is_empty() {
+        return Ok(());
+    }
+    let mut head = b"{\"kind\":\"step\",".to_vec();
+    if fields.columns.file {
+        head.extend_from_slice(b"\"file\":");
+        serde_json::to_writer(&mut head, &fields.file)?;
+        head.push(b',');
+    }
+    head.extend_from_slice(b"\"line\":");
+    head.extend_from_slice(itoa::Buffer::new().format(line).as_bytes());
+    head.push(b',');
+    for body in bodies.split_inclusive(|&b| b == b'\n') {
+        out.write_all(&head)?;
+        out.write_all(body)?;
+    }
+    Ok(())
 }
 
 /// A difficulty as SE prints it: `2.3`, `10.5`.

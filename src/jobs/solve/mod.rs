@@ -6,7 +6,7 @@ pub mod writer;
 
 use serde::Serialize;
 
-use crate::engines::solver::{Algorithm, Limits, Outcome, Status};
+use crate::engines::solver::{solve_position, Algorithm, Limits, Outcome, Status};
 use crate::grid::Grid;
 use crate::io::reader::Record;
 use crate::pipeline::{Fold, Work};
@@ -103,6 +103,9 @@ impl SolvedRecord {
 
     /// The message for malformed and invalid records.
     pub fn error(&self) -> Option<String> {
+        if let Some(p) = self.input.as_ref().and_then(|r| r.position.as_ref()) {
+            return p.fault().map(|f| f.to_string());
+        }
         match (self.input.as_ref().map(|r| &r.puzzle), &self.outcome) {
             (Some(Err(e)), _) => Some(e.to_string()),
             (_, Some(o)) => o.conflict.map(|c| c.to_string()),
@@ -135,21 +138,23 @@ impl SolvedRecord {
 }
 
 /// Solve one record (a malformed record gets no outcome). `keep` keeps the input record
-/// with the result (a malformed one is always kept: its error is the message).
+/// with the result (a malformed one is always kept: its error is the message; so is a
+/// candidate grid, whose text is not a puzzle line). A candidate grid is solved from its
+/// candidates by the fast solver ([`solve_position`]), whatever `algorithm` says.
 pub fn solve_record(
     record: Record,
     algorithm: Algorithm,
     limits: &Limits<'_>,
     keep: bool,
 ) -> SolvedRecord {
-    let outcome = record
-        .puzzle
-        .as_ref()
-        .ok()
-        .map(|p| algorithm.solve(p, limits));
+    let outcome = match (&record.puzzle, &record.position) {
+        (_, Some(p)) => Some(solve_position(p, limits.solutions)),
+        (Ok(p), None) => Some(algorithm.solve(p, limits)),
+        (Err(_), None) => None,
+    };
     SolvedRecord {
         line: record.line,
-        input: (keep || outcome.is_none()).then(|| Box::new(record)),
+        input: (keep || record.puzzle.is_err()).then(|| Box::new(record)),
         outcome,
     }
 }

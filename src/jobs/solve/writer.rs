@@ -160,6 +160,7 @@ mod tests {
             line: 7,
             outcome,
             input: Some(Box::new(Record {
+                position: None,
                 line: 7,
                 id: id.map(str::to_string),
                 puzzle,

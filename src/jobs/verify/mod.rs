@@ -341,6 +341,7 @@ mod tests {
 
     fn record(p: &str, s: Option<&str>) -> Record {
         Record {
+            position: None,
             line: 3,
             id: None,
             puzzle: Grid::from_line(p).map_err(RecordError::from),
