@@ -13,7 +13,6 @@
 use std::io::{self, Write};
 
 use crate::engines::rater::Step;
-use crate::grid::cell_name;
 use crate::io::passthrough::{Columns, RecordFields};
 use crate::io::write::{JsonObject, OutputFormat};
 use crate::jobs::hint::{HintRecord, HintStatus};
@@ -82,7 +81,8 @@ fn error_field(r: &HintRecord) -> Option<&str> {
     }
 }
 
-/// The position as nine rows of cells, each cell three lines of three candidates.
+/// The position as nine rows of cells, each cell three lines of three candidates (`.` where
+/// a digit is not one); a cell with one candidate shows it alone in its middle.
 pub fn write_pencil_marks(out: &mut impl Write, p: &Position) -> io::Result<()> {
     const RULE: &[u8] = b"-------------+-------------+-------------\n";
     let masks = p.masks();
@@ -98,8 +98,19 @@ pub fn write_pencil_marks(out: &mut impl Write, p: &Position) -> io::Result<()> 
                     3 | 6 => b" | ",
                     _ => b" ",
                 });
+                let mask = masks[row * 9 + col];
+                if mask.count_ones() == 1 {
+                    // A placed digit stands alone in the middle of its cell, no dots.
+                    let digit = b'1' + mask.trailing_zeros() as u8;
+                    line.extend_from_slice(&if sub == 1 {
+                        [b' ', digit, b' ']
+                    } else {
+                        *b"   "
+                    });
+                    continue;
+                }
                 for k in sub * 3..sub * 3 + 3 {
-                    let set = masks[row * 9 + col] >> k & 1 == 1;
+                    let set = mask >> k & 1 == 1;
                     line.push(if set { b'1' + k as u8 } else { b'.' });
                 }
             }
@@ -113,25 +124,17 @@ pub fn write_pencil_marks(out: &mut impl Write, p: &Position) -> io::Result<()> 
     Ok(())
 }
 
-/// A step in one line of words: technique, difficulty, placements and eliminations
-/// (`Hidden Single (1.2): r1c3=4`, `Naked Pair (3.0): r2c1<>3, r2c1<>7`).
+/// A step in one line of words: technique, difficulty and the step's sentence
+/// (`Hidden Single (1.2): Hidden single in box 1: 4 can only go in r1c3.`).
 pub fn step_sentence(step: &Step<'_>) -> String {
     let mut d = [0u8; 4];
     let len = step.difficulty.write_text(&mut d);
-    let mut s = format!(
-        "{} ({}): ",
+    format!(
+        "{} ({}): {}",
         step.technique.name(),
-        std::str::from_utf8(&d[..len]).expect("ASCII")
-    );
-    let placements = step.placements.iter().map(|p| (p.cell, "=", p.digit));
-    let eliminations = step.eliminations.iter().map(|e| (e.cell, "<>", e.digit));
-    for (i, (cell, op, digit)) in placements.chain(eliminations).enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        s.push_str(&format!("{}{op}{digit}", cell_name(cell)));
-    }
-    s
+        std::str::from_utf8(&d[..len]).expect("ASCII"),
+        step.text
+    )
 }
 
 impl RecordFormat for HintFormat {
