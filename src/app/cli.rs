@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use sudoku_batch::engines::rater::Ladder;
+use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions};
 use sudoku_batch::engines::solver::Algorithm;
 use sudoku_batch::error::InputError;
 use sudoku_batch::io::passthrough::Columns;
@@ -174,6 +174,33 @@ pub fn choices<T: Clone + Send + Sync + 'static>(
             .expect("clap accepted only listed values");
         value.clone()
     })
+}
+
+/// How `rate` and `hint` rate: the ladder and the cap.
+#[derive(Debug, Args)]
+pub struct RatingArgs {
+    /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
+    /// rated the Sudoku Exchange bank) or sukaku-default (Sukaku Explainer's default set as
+    /// its current release runs it: sukaku and the UVWXYZ- and TUVWXYZ-Wings). Every ladder
+    /// has chains up to nested forcing chains of level 5 (11.0 + length bonus), as SE.
+    #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
+    pub ladder: Ladder,
+
+    /// No step harder than X (e.g. 6.2): rate stops a puzzle's path there (the result is
+    /// capped, its ER a lower bound; this bounds the time of big files), hint gives a
+    /// position whose next step is harder as capped.
+    #[arg(long, value_name = "X", value_parser = sudoku_batch::jobs::rate::parse_max_rating)]
+    pub max_rating: Option<Difficulty>,
+}
+
+impl RatingArgs {
+    /// The rater's options.
+    pub fn options(&self) -> RateOptions {
+        RateOptions {
+            ladder: self.ladder,
+            max_rating: self.max_rating,
+        }
+    }
 }
 
 /// The technique ladders of `rate` and `generate --rating`, by name.

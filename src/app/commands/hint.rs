@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions};
 use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::Input;
 use sudoku_batch::jobs::hint::{
@@ -16,7 +15,7 @@ use sudoku_batch::jobs::hint::{
 use sudoku_batch::jobs::rate::Raters;
 use sudoku_batch::pipeline::{Halt, NoFold, OnWorkers, Render};
 
-use crate::cli::{ladders, RecordArgs};
+use crate::cli::{RatingArgs, RecordArgs};
 use crate::job::Job;
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -86,13 +85,8 @@ pub struct HintArgs {
     #[arg(long, short, default_value = "jsonl", ignore_case = true)]
     pub format: HintOutput,
 
-    /// Technique ladder, as for rate: se, sukaku or sukaku-default.
-    #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
-    pub ladder: Ladder,
-
-    /// No step harder than X (e.g. 6.2): a position whose next step is harder is capped.
-    #[arg(long, value_name = "X", value_parser = sudoku_batch::jobs::rate::parse_max_rating)]
-    pub max_rating: Option<Difficulty>,
+    #[command(flatten)]
+    pub rating: RatingArgs,
 
     #[command(flatten)]
     pub records: RecordArgs,
@@ -120,11 +114,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         file: job.inputs.len() > 1,
         ..Columns::default()
     });
-    let options = RateOptions {
-        ladder: args.ladder,
-        max_rating: args.max_rating,
-    };
-    let raters = Raters::new(options, job.threads);
+    let raters = Raters::new(args.rating.options(), job.threads);
     let work = HintWork {
         raters: &raters,
         text,
@@ -154,8 +144,8 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         .finish("--format jsonl gives every record's message");
     let summary = Summary {
         inputs: job.inputs.iter().map(Input::label).collect(),
-        ladder: args.ladder.to_string(),
-        max_rating: args.max_rating.map(|d| f64::from(d.0) / 10.0),
+        ladder: args.rating.ladder.to_string(),
+        max_rating: args.rating.max_rating.map(|d| f64::from(d.0) / 10.0),
         threads: job.threads,
         seconds: job.seconds(),
         stats: totals.stats,

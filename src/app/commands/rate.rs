@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use sudoku_batch::engines::rater::{Difficulty, Ladder, RateOptions};
 use sudoku_batch::io::{Input, OutputFormat};
 use sudoku_batch::jobs::rate::summary::{RunInfo, Summary, Tally};
 use sudoku_batch::jobs::rate::{
@@ -16,7 +15,7 @@ use sudoku_batch::jobs::rate::{
 use sudoku_batch::jobs::records::RecordFormat;
 use sudoku_batch::pipeline::{Halt, OnWorkers, Render};
 
-use crate::cli::{ladders, output_formats, ColumnArgs, RecordArgs};
+use crate::cli::{output_formats, ColumnArgs, RatingArgs, RecordArgs};
 use crate::job::{Job, Writer};
 use crate::output::Diagnostics;
 use crate::progress::Bar;
@@ -83,17 +82,8 @@ pub struct RateArgs {
     #[arg(long, short, alias = "output-format", ignore_case = true, value_parser = output_formats())]
     pub format: Option<OutputFormat>,
 
-    /// Technique ladder: se (Sudoku Explainer 1.2.1.3), sukaku (Sukaku Explainer's set that
-    /// rated the Sudoku Exchange bank) or sukaku-default (Sukaku Explainer's default set as
-    /// its current release runs it: sukaku and the UVWXYZ- and TUVWXYZ-Wings). Every ladder
-    /// has chains up to nested forcing chains of level 5 (11.0 + length bonus), as SE.
-    #[arg(long, default_value = "se", ignore_case = true, value_parser = ladders())]
-    pub ladder: Ladder,
-
-    /// Stop a puzzle's path once the next step would be harder than X (e.g. 6.2): the result
-    /// is capped, its ER a lower bound. Bounds the time of big files.
-    #[arg(long, value_name = "X", value_parser = sudoku_batch::jobs::rate::parse_max_rating)]
-    pub max_rating: Option<Difficulty>,
+    #[command(flatten)]
+    pub rating: RatingArgs,
 
     /// Write every step of each path (jsonl, see below) before the record's rating object.
     #[arg(long)]
@@ -129,13 +119,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<ExitCode> {
     job.batch = batch_size(args);
     let mut bar = job.progress_bar(args.output.as_deref());
     let mut writer = rate_writer(out, format, args, &job);
-    let raters = Raters::new(
-        RateOptions {
-            ladder: args.ladder,
-            max_rating: args.max_rating,
-        },
-        job.threads,
-    );
+    let raters = Raters::new(args.rating.options(), job.threads);
     let work = RateWork {
         raters: &raters,
         keep: format != OutputFormat::Line,
@@ -203,8 +187,8 @@ fn report(job: Job, args: &RateArgs, bar: &Bar, totals: Totals) -> anyhow::Resul
         .finish("--format jsonl or csv gives every record's message");
     let info = RunInfo {
         inputs: job.inputs.iter().map(Input::label).collect(),
-        ladder: args.ladder,
-        max_rating: args.max_rating,
+        ladder: args.rating.ladder,
+        max_rating: args.rating.max_rating,
         threads: job.threads,
     };
     let summary = Summary::new(info, job.seconds(), totals.stats, &totals.tally);
