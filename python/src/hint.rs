@@ -6,9 +6,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict};
 
 use sudoku_batch::engines::rater::{Ladder, ParseLadderError, RateOptions, Stop};
 use sudoku_batch::jobs::hint::{HintStatus, HintWork};
@@ -90,10 +90,30 @@ fn run<'py>(
     })?;
     let dict = PyDict::new(py);
     dict.set_item("status", array1(py, status))?;
-    let texts = json.iter().map(|j| PyBytes::new(py, j));
-    dict.set_item("json", PyList::new(py, texts)?)?;
+    dict.set_item("json", Bound::new(py, StepTexts(json))?)?;
     dict.set_item("errors", messages(py, bad)?)?;
     Ok(dict)
+}
+
+/// The rows' JSON texts, kept as the library wrote them: a row becomes `bytes` only when it
+/// is read, so a call on a large batch does not copy every path into Python objects first.
+#[pyclass(frozen, sequence, module = "sudoku_batch._native")]
+pub struct StepTexts(Vec<Vec<u8>>);
+
+#[pymethods]
+impl StepTexts {
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, i: isize) -> PyResult<Bound<'py, PyBytes>> {
+        let n = self.0.len() as isize;
+        let k = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&k) {
+            return Err(PyIndexError::new_err("row index out of range"));
+        }
+        Ok(PyBytes::new(py, &self.0[k as usize]))
+    }
 }
 
 /// The next step from each position (an 81-character puzzle or a 729-character candidate
