@@ -267,7 +267,8 @@ pub fn rate_start(rater: &mut Rater, line: u64, start: Start<'_>, steps: bool) -
     r.conflict = outcome.conflict;
     match (status, outcome.solution) {
         (RateStatus::Rated, Some(solution)) => {
-            let out = &mut r.steps;
+            let mut path = Vec::new();
+            let out = &mut path;
             let rated = guarded(rater, |rater| {
                 let mut n = 0u32;
                 let mut on_step = |step: &Step<'_>| {
@@ -282,10 +283,17 @@ pub fn rate_start(rater: &mut Rater, line: u64, start: Start<'_>, steps: bool) -
                 }
             });
             match rated {
-                Ok(rating) => r.rating = Some(rating),
+                Ok(rating) => {
+                    r.rating = Some(rating);
+                    // A copy of its exact size: the record may be held a long time (the
+                    // Python module keeps every row's path), and the buffer it was written
+                    // in, grown by doubling, is freed here on the thread that grew it, for
+                    // the next record to reuse (held instead, two workers' growing buffers
+                    // took twice one's time under glibc's allocator).
+                    r.steps = path.as_slice().to_vec();
+                }
                 Err(message) => {
                     r.status = RateStatus::Failed;
-                    r.steps.clear();
                     r.failure = Some(message.into());
                 }
             }
