@@ -142,77 +142,77 @@ pub fn step_body(out: &mut Vec<u8>, n: u32, step: &Step<'_>) {
     out.extend_from_slice(b"\"step\":");
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
     out.extend_from_slice(b",\"technique\":");
-    serde_json::to_writer(&mut *out, step.technique.name()).expect("writing to a vector");
+    json_string(out, step.technique.name());
     out.extend_from_slice(b",\"difficulty\":");
     let mut d = [0u8; 4];
     let len = step.difficulty.write_text(&mut d);
     out.extend_from_slice(&d[..len]);
     out.extend_from_slice(b",\"houses\":[");
-    for (i, house) in step.houses.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        // "r3": ASCII, no escaping.
-        let _ = write!(out, "\"{house}\"");
-    }
+    // "r3": ASCII, no escaping.
+    json_items(out, step.houses.iter(), |out, h| {
+        let _ = write!(out, "\"{h}\"");
+    });
     out.extend_from_slice(b"],\"cells\":[");
-    for (i, &cell) in step.cells.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.push(b'"');
-        out.extend_from_slice(cell_name(cell).as_bytes());
-        out.push(b'"');
-    }
+    json_items(out, step.cells.iter(), |out, &cell| {
+        candidate(out, cell, b"", None);
+    });
     out.extend_from_slice(b"],\"digits\":[");
     let digits = (1..=9u8).filter(|d| step.digits & (1 << (d - 1)) != 0);
-    for (i, digit) in digits.enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.push(b'0' + digit);
-    }
+    json_items(out, digits, |out, digit| out.push(b'0' + digit));
     out.extend_from_slice(b"],\"placements\":[");
-    let placements = step.placements.iter().map(|p| (p.cell, p.digit));
-    candidate_list(out, placements, b"=");
+    json_items(out, step.placements.iter(), |out, p| {
+        candidate(out, p.cell, b"=", Some(p.digit));
+    });
     out.extend_from_slice(b"],\"eliminations\":[");
-    let eliminations = step.eliminations.iter().map(|e| (e.cell, e.digit));
-    candidate_list(out, eliminations, b"<>");
+    json_items(out, step.eliminations.iter(), |out, e| {
+        candidate(out, e.cell, b"<>", Some(e.digit));
+    });
     out.push(b']');
     match step.chain {
         StepChain::None => {}
         StepChain::Single(chain) => {
             out.extend_from_slice(b",\"chain\":");
-            serde_json::to_writer(&mut *out, chain).expect("writing to a vector");
+            json_string(out, chain);
         }
         StepChain::Branches(branches) => {
             out.extend_from_slice(b",\"chain\":[");
-            for (i, branch) in branches.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                serde_json::to_writer(&mut *out, branch).expect("writing to a vector");
-            }
+            json_items(out, branches.iter(), json_string);
             out.push(b']');
         }
     }
     out.extend_from_slice(b",\"text\":");
-    serde_json::to_writer(&mut *out, step.text).expect("writing to a vector");
+    json_string(out, step.text);
     out.extend_from_slice(b"}\n");
 }
 
-/// `"r1c2=5","r3c4=7"` (with `op` between cell and digit).
-fn candidate_list(out: &mut Vec<u8>, items: impl Iterator<Item = (u8, u8)>, op: &[u8]) {
-    for (i, (cell, digit)) in items.enumerate() {
+/// `items` written by `item`, separated by commas.
+fn json_items<T>(
+    out: &mut Vec<u8>,
+    items: impl Iterator<Item = T>,
+    mut item: impl FnMut(&mut Vec<u8>, T),
+) {
+    for (i, x) in items.enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.push(b'"');
-        out.extend_from_slice(cell_name(cell).as_bytes());
+        item(out, x);
+    }
+}
+
+/// A JSON string, escaped.
+fn json_string(out: &mut Vec<u8>, text: &str) {
+    serde_json::to_writer(&mut *out, text).expect("writing to a vector");
+}
+
+/// `"r1c2"`, or with a digit `"r1c2=5"` (with `op` between cell and digit).
+fn candidate(out: &mut Vec<u8>, cell: u8, op: &[u8], digit: Option<u8>) {
+    out.push(b'"');
+    out.extend_from_slice(cell_name(cell).as_bytes());
+    if let Some(digit) = digit {
         out.extend_from_slice(op);
         out.push(b'0' + digit);
-        out.push(b'"');
     }
+    out.push(b'"');
 }
 
 /// The most bytes of one line record: `25.5/25.5/25.5 capped` and its line break.
