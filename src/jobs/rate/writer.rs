@@ -101,6 +101,9 @@ impl RateFormat {
     }
 }
 
+/// How a step object starts.
+const STEP_OPEN: &[u8] = b"{\"kind\":\"step\",";
+
 /// Step objects: each body of `bodies` (one per line, see [`step_body`]) after
 /// `"kind":"step"` and the fields that name the record of `line` (`file` with several inputs).
 pub fn write_steps(
@@ -112,7 +115,7 @@ pub fn write_steps(
     if bodies.is_empty() {
         return Ok(());
     }
-    let mut head = b"{\"kind\":\"step\",".to_vec();
+    let mut head = STEP_OPEN.to_vec();
     if fields.columns.file {
         head.extend_from_slice(b"\"file\":");
         serde_json::to_writer(&mut head, &fields.file)?;
