@@ -6,19 +6,18 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use sudoku_batch::engines::rater::{Ladder, ParseLadderError, RateOptions, Stop};
-use sudoku_batch::jobs::hint::{HintStatus, HintWork};
-use sudoku_batch::jobs::rate::{RateWork, Raters};
+use sudoku_batch::jobs::hint::HintWork;
+use sudoku_batch::jobs::rate::RateWork;
 
-use crate::args;
 use crate::batch::Batch;
 use crate::buffers::zeroed;
 use crate::calls::{array1, messages, Messages};
 use crate::pool::{in_items, Rows};
+use crate::rate::raters;
 
 /// Output rows: a status code and a JSON text per row.
 struct Texts<'a> {
@@ -41,24 +40,6 @@ impl Rows for Texts<'_> {
             },
         )
     }
-}
-
-/// The raters of a call, stopped by Ctrl-C (`cancel`), with the CLI's checks of the arguments.
-fn raters<'py>(
-    py: Python<'py>,
-    ladder: &str,
-    max_rating: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
-    cancel: &Arc<AtomicBool>,
-) -> PyResult<(Raters, usize)> {
-    let ladder: Ladder = ladder
-        .parse()
-        .map_err(|e: ParseLadderError| PyValueError::new_err(e.to_string()))?;
-    let max_rating = args::max_rating(max_rating)?;
-    let threads = args::threads(py, threads)?;
-    let stop = Stop::new(cancel.clone());
-    let options = RateOptions { ladder, max_rating };
-    Ok((Raters::stopping(options, threads, stop), threads))
 }
 
 /// Run `row` on every row of `batch` with the GIL released; the dict of `status` codes,
@@ -129,8 +110,7 @@ pub fn hint<'py>(
     max_rating: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let (raters, threads) = raters(py, ladder, max_rating, threads, &cancel)?;
+    let (raters, threads, cancel) = raters(py, ladder, max_rating, threads)?;
     let work = HintWork {
         raters: &raters,
         text: false,
@@ -138,10 +118,7 @@ pub fn hint<'py>(
     run(py, batch, threads, &cancel, |i, json| {
         let mut r = batch.through(i, &work);
         *json = std::mem::take(&mut r.step);
-        let error = match r.status {
-            HintStatus::Multiple => Some("2+ solutions".to_string()),
-            _ => r.error,
-        };
+        let error = r.error_field().map(str::to_string);
         (r.status.code(), error)
     })
 }
@@ -158,8 +135,7 @@ pub fn steps<'py>(
     max_rating: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let (raters, threads) = raters(py, ladder, max_rating, threads, &cancel)?;
+    let (raters, threads, cancel) = raters(py, ladder, max_rating, threads)?;
     let work = RateWork {
         raters: &raters,
         keep: false,

@@ -59,6 +59,27 @@ impl Rows for Rated<'_> {
     }
 }
 
+/// The raters of a call (`rate`, `hint`, `steps`) with the CLI's checks of its arguments, the
+/// threads they run on, and the flag Ctrl-C raises: a hard puzzle takes seconds, and the
+/// raters look at the flag between assumptions, so a call stops within milliseconds, not at
+/// the end of the puzzle.
+pub(crate) fn raters<'py>(
+    py: Python<'py>,
+    ladder: &str,
+    max_rating: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Raters, usize, Arc<AtomicBool>)> {
+    let ladder: Ladder = ladder
+        .parse()
+        .map_err(|e: ParseLadderError| PyValueError::new_err(e.to_string()))?;
+    let max_rating = args::max_rating(max_rating)?;
+    let threads = args::threads(py, threads)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let stop = Stop::new(cancel.clone());
+    let options = RateOptions { ladder, max_rating };
+    Ok((Raters::stopping(options, threads, stop), threads, cancel))
+}
+
 /// Rate each puzzle as `sudoku-batch rate` does: a dict of `er`, `ep`, `ed` (float64 tenths,
 /// SE's scale), `hardest` (index into `techniques`, 255 for none), `steps`, `capped` and
 /// `status` (the codes of the library's `RateStatus`) arrays, the `techniques` names, and the
@@ -72,11 +93,7 @@ pub fn rate<'py>(
     max_rating: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let ladder: Ladder = ladder
-        .parse()
-        .map_err(|e: ParseLadderError| PyValueError::new_err(e.to_string()))?;
-    let max_rating = args::max_rating(max_rating)?;
-    let threads = args::threads(py, threads)?;
+    let (raters, threads, cancel) = raters(py, ladder, max_rating, threads)?;
     let n = batch.len();
     let (mut er, mut ep, mut ed) = (zeroed::<f64>(n)?, zeroed::<f64>(n)?, zeroed::<f64>(n)?);
     let mut hardest = zeroed::<u8>(n)?;
@@ -92,11 +109,6 @@ pub fn rate<'py>(
         capped: &mut capped,
         status: &mut status,
     };
-    // A hard puzzle takes seconds: Ctrl-C raises `cancel`, which the raters look at between
-    // assumptions, so the call stops within milliseconds, not at the end of the puzzle.
-    let cancel = Arc::new(AtomicBool::new(false));
-    let stop = Stop::new(cancel.clone());
-    let raters = Raters::stopping(RateOptions { ladder, max_rating }, threads, stop);
     let work = RateWork {
         raters: &raters,
         keep: false,

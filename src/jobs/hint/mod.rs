@@ -126,6 +126,16 @@ impl HintRecord {
         }
     }
 
+    /// The record's message in its output (csv/jsonl `error`, text, Python's `errors`): its
+    /// error, `2+ solutions` for a multiple one, and what a capped one means.
+    pub fn error_field(&self) -> Option<&str> {
+        match self.status {
+            HintStatus::Multiple => Some("2+ solutions"),
+            HintStatus::Capped => Some("no technique of the ladder applies within the cap"),
+            _ => self.error.as_deref(),
+        }
+    }
+
     /// What is wrong with the record, for `--strict` and stderr (`None`: it is fine).
     pub fn problem(&self) -> Option<String> {
         if self.status.is_fine() {

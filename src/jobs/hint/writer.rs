@@ -49,7 +49,7 @@ impl HintFormat {
         }
         obj.field("line", &r.line)?;
         obj.field("status", &r.status)?;
-        if let Some(e) = error_field(r) {
+        if let Some(e) = r.error_field() {
             obj.field("error", &e)?;
         }
         obj.end()
@@ -63,21 +63,11 @@ impl HintFormat {
         if let Some(p) = &r.position {
             write_pencil_marks(out, p)?;
         }
-        match (&r.sentence, error_field(r)) {
+        match (&r.sentence, r.error_field()) {
             (Some(s), _) => writeln!(out, "{s}"),
             (None, Some(e)) => writeln!(out, "{}: {e}", r.status.as_str()),
             (None, None) => writeln!(out, "{}", r.status.as_str()),
         }
-    }
-}
-
-/// The record's message: its error, `2+ solutions` for a multiple one, and what a capped one
-/// means.
-fn error_field(r: &HintRecord) -> Option<&str> {
-    match r.status {
-        HintStatus::Multiple => Some("2+ solutions"),
-        HintStatus::Capped => Some("no technique of the ladder applies within the cap"),
-        _ => r.error.as_deref(),
     }
 }
 
