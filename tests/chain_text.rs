@@ -12,6 +12,8 @@ use sudoku_batch::Grid;
 /// A step as the tests read it.
 struct Seen {
     technique: String,
+    /// The cells solved before it (givens and placements).
+    solved: u128,
     houses: String,
     cells: Vec<String>,
     text: String,
@@ -24,7 +26,7 @@ fn name(cell: u8) -> String {
     format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
-fn seen(step: &Step<'_>) -> Seen {
+fn seen(step: &Step<'_>, solved: u128) -> Seen {
     let chains = match step.chain {
         StepChain::None => vec![],
         StepChain::Single(s) => vec![s.to_string()],
@@ -35,6 +37,7 @@ fn seen(step: &Step<'_>) -> Seen {
     let removed = step.eliminations.iter().map(|e| e.cell);
     Seen {
         technique: step.technique.name().to_string(),
+        solved,
         houses: houses.join(" "),
         cells: step.cells.iter().map(|&c| name(c)).collect(),
         text: step.text.to_string(),
@@ -53,7 +56,11 @@ fn steps(puzzle: &Grid, max: Option<Difficulty>) -> Vec<Seen> {
         ..RateOptions::default()
     });
     let mut out = Vec::new();
-    rater.rate_with_steps(puzzle, &solution, &mut |s| out.push(seen(s)));
+    let mut solved = (0..81).fold(0u128, |s, c| s | u128::from(puzzle.cells()[c] != 0) << c);
+    rater.rate_with_steps(puzzle, &solution, &mut |s| {
+        out.push(seen(s, solved));
+        solved |= s.placements.iter().fold(0, |m, p| m | 1u128 << p.cell);
+    });
     out
 }
 
@@ -77,7 +84,7 @@ const FIXTURES: &[(&str, usize, &str, &str, &str, &str)] = &[
     (TOP2, 28, "Dynamic Region Forcing Chains (+)", "r6", "r6c5 r5c6 r6c6 r6c7 r4c7",
      "Dynamic Region Forcing Chains (+) on 4 in row 6 (r6c5, r6c6 or r6c7): wherever 4 goes there, r5c6 is not 7, so 7 is removed from r5c6. A link marked ~ is a removal made by a basic rule (an intersection, a hidden or naked pair, an X-Wing) on the grid the assumption has reduced."),
     (NESTED4, 3, "Dynamic Contradiction Forcing Chains (+ Forcing Chains)", "",
-     "r2c9 r1c9 r1c8 r1c5 r4c4 r4c6 r2c8 r9c8 r9c3 r2c1 r1c2 r2c7 r2c2 r2c5 r4c2 r4c8 r3c7 r3c9 r4c1 r8c7 r8c2 r8c3 r3c3 r8c5 r1c3",
+     "r2c9 r1c9 r1c8 r1c5 r4c4 r4c6 r2c8 r9c8 r9c3 r2c1 r1c2 r2c7 r2c2 r2c5 r4c2 r4c8 r3c7 r3c9 r4c1 r8c7 r8c2 r8c3 r3c3 r8c5 r1c3 r3c4 r7c1 r7c2 r9c5 r9c7",
      "Dynamic Contradiction Forcing Chains (+ Forcing Chains): if r2c9 were 2, r4c6 would have to be both 5 and not 5, so 2 is removed from r2c9. A link marked ~ is a removal made by a basic rule or a nested forcing chain on the grid the assumption has reduced."),
 ];
 
@@ -122,6 +129,11 @@ fn check(step: &Seen) {
             );
         }
     }
+    for c in &step.cells {
+        let (r, col) = (c.as_bytes()[1] - b'1', c.as_bytes()[3] - b'1');
+        let solved = step.solved >> (r * 9 + col) & 1 == 1;
+        assert!(!solved, "{c} was solved before: {}", context());
+    }
     let mut sorted = step.cells.clone();
     sorted.sort();
     sorted.dedup();
@@ -152,6 +164,43 @@ fn first(path: &std::path::Path, n: usize) -> Vec<Grid> {
 fn nested_chain_steps_name_their_cells() {
     let puzzles = first(&common::fixture("rate/se-nested4.txt"), 2);
     assert!(check_paths(&puzzles, None) > 10);
+}
+
+/// The cells of the chains named in a step's branches.
+fn named(step: &Seen) -> usize {
+    let mut cells: Vec<&[u8]> = Vec::new();
+    for chain in &step.chains {
+        let bytes = chain.as_bytes();
+        cells.extend(bytes.windows(4).filter(|w| w[0] == b'r' && w[2] == b'c'));
+    }
+    cells.sort();
+    cells.dedup();
+    cells.len()
+}
+
+/// A step resting on nested chains (levels 2 to 5) has, besides the cells its written
+/// chains name, those of the nested chains, which the notation leaves out: almost every
+/// such step has more cells than it names (a nested chain may pass only through cells the
+/// outer chains name too).
+#[test]
+fn nested_chain_steps_hold_the_nested_chains_cells() {
+    let puzzles = first(&common::fixture("rate/se-nested4.txt"), 3);
+    let (mut nested, mut more) = (0, 0);
+    for p in &puzzles {
+        for step in steps(p, None)
+            .iter()
+            .filter(|s| s.technique.contains("(+ "))
+        {
+            check(step);
+            nested += 1;
+            more += usize::from(step.cells.len() > named(step));
+        }
+    }
+    assert!(nested > 10, "{nested} nested steps");
+    assert!(
+        more * 10 >= nested * 9,
+        "{more} of {nested} have more cells than named"
+    );
 }
 
 #[test]

@@ -92,6 +92,9 @@ pub(crate) struct Chains {
     plus: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
+    /// The cells of the nested chains the last explained step rests on, which its written
+    /// chains leave out ([`Chains::explain`]).
+    nested_cells: u128,
     /// The last grid on which Nishio forcing chains found nothing.
     nishio_quiet: Quiet,
 }
@@ -172,6 +175,7 @@ impl Chains {
             dynamic: dynamic::Dynamic::new(0),
             plus: dynamic::Dynamic::new(5),
             last: Last::None,
+            nested_cells: 0,
             nishio_quiet: Quiet::new(),
         })
     }
@@ -187,6 +191,7 @@ impl Chains {
     /// propagations of the dynamic and multiple producers are run again). Only `--steps`
     /// calls it.
     pub(crate) fn explain(&mut self, b: &Board, out: &mut String) -> Shape {
+        self.nested_cells = 0;
         match self.last {
             Last::None => return Shape::None,
             Last::Forcing => {
@@ -195,24 +200,26 @@ impl Chains {
             }
             Last::Nishio(found) => self.nishio.explain(b, &found, out),
             Last::Multiple(found) => self.multiple.explain(b, &found, out),
-            Last::Dynamic(found) => self.dynamic.explain(b, &found, out),
+            Last::Dynamic(found) => self.nested_cells = self.dynamic.explain(b, &found, out),
             Last::Plus(level, found) => {
                 self.plus.set_level(level);
-                self.plus.explain(b, &found, out)
+                self.nested_cells = self.plus.explain(b, &found, out);
             }
         }
         Shape::Branches
     }
 
     /// Completes the hint of the step whose chains [`Chains::explain`] wrote as `text`, on
-    /// the same board: every cell the chains name, after the cells it has, each once; and
+    /// the same board: every cell the chains name, then every cell of the nested chains
+    /// they rest on, after the cells it has, each once; and
     /// the houses it rests on: a region forcing chain's region, and a cycle's or a static
     /// forcing chain's strong links between two cells, each in the houses where its digit
     /// has those two places alone. Only `--steps` calls it.
     pub(crate) fn complete(&self, b: &Board, text: &str, hint: &mut Hint) {
         let n = hint.n_cells as usize;
         let mut seen = hint.cells[..n].iter().fold(0u128, |s, &c| s | 1u128 << c);
-        for c in eureka::cells_named(text) {
+        let nested = cells_of(self.nested_cells);
+        for c in eureka::cells_named(text).chain(nested) {
             if seen >> c & 1 == 0 {
                 seen |= 1u128 << c;
                 hint.add_cell(c);

@@ -40,8 +40,10 @@ impl Tree for Implied {
 }
 
 /// Appends the branch of `x` ending at `target` ([`eureka::write_branch`]); `parents`: those
-/// of a new potential of its clash.
-fn write(out: &mut String, x: &Implied, target: u16, parents: Option<Parents>) {
+/// of a new potential of its clash. The cells of the nested chains it rests on, which the
+/// notation leaves out.
+fn write(out: &mut String, x: &Implied, target: u16, parents: Option<Parents>) -> u128 {
+    let nested = x.nested_cells_under(target, parents);
     match parents {
         None => eureka::write_branch(out, x, target),
         Some(parents) => {
@@ -58,19 +60,22 @@ fn write(out: &mut String, x: &Implied, target: u16, parents: Option<Parents>) {
             eureka::write_branch(out, &tree, target);
         }
     }
+    nested
 }
 
 impl Dynamic {
     /// The branches of `found`, one a line in Eureka notation ([`eureka`]): a contradiction's
     /// two, from the assumption to the "on" and to the "off" of the candidate that clashes;
     /// a double forcing chain's from the digit on, then off; a cell's or a region's from each
-    /// candidate of the cell or place of the digit in the house, in SE's order.
-    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+    /// candidate of the cell or place of the digit in the house, in SE's order. The cells of
+    /// the nested chains the branches rest on (none below level 2).
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) -> u128 {
         let c = found.source;
         let nest = &mut self.nest;
+        let mut nested = 0;
         let mut one = |x: &mut Implied, root: u16, out: &mut String| {
             x.propagate(b, root, nest);
-            write(out, x, found.target, None);
+            nested |= write(out, x, found.target, None);
         };
         match found.kind {
             Kind::Contradiction => {
@@ -78,20 +83,22 @@ impl Dynamic {
                 let root = conjugate(found.target);
                 x.propagate(b, root, &mut self.nest);
                 let Some(clash) = x.clash else {
-                    return;
+                    return 0;
                 };
                 let [(on, on_parents), (off, off_parents)] = clash.sides();
                 // A side that is the assumption itself is no chain: the other one alone
                 // leads from the assumption to its negation.
+                let mut nested = 0;
                 if on != root {
-                    write(out, x, on, on_parents);
+                    nested |= write(out, x, on, on_parents);
                 }
                 if on != root && off != root {
                     out.push('\n');
                 }
                 if off != root {
-                    write(out, x, off, off_parents);
+                    nested |= write(out, x, off, off_parents);
                 }
+                return nested;
             }
             Kind::Double { digit } => {
                 one(&mut self.cr.other, potential(c, digit as usize, true), out);
@@ -117,5 +124,6 @@ impl Dynamic {
                 }
             }
         }
+        nested
     }
 }

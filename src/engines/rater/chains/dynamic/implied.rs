@@ -21,7 +21,7 @@ use crate::engines::rater::board::{
     HOUSE_MASK,
 };
 // The circle SE's nesting has: dynamic forcing chains nest dynamic forcing chains.
-use crate::engines::rater::chains::nested::{Nest, Reduced};
+use crate::engines::rater::chains::nested::{Nest, NestedChain, Reduced};
 use crate::engines::rater::chains::shared::bits::{CandSet, PotSet};
 use crate::engines::rater::chains::shared::cell_region::Propagation;
 use crate::engines::rater::chains::shared::links::{
@@ -137,9 +137,8 @@ pub(crate) struct Implied {
     /// The parents of each hint of the basic rules (or of a nested chain) that made a
     /// removal (reserved once: at most one a removal, so never more than the candidates).
     rule_parents: Vec<CandSet>,
-    /// The complexity and fingerprint of each of those hints that is a nested chain (0 for
-    /// a basic rule).
-    rule_nested: Vec<(u32, u64)>,
+    /// The nested chain of each of those hints ([`NestedChain::NONE`] for a basic rule).
+    rule_nested: Vec<NestedChain>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
     /// The nodes of the set of nested chains of a contradiction or double forcing chain
@@ -226,7 +225,7 @@ impl Implied {
         let (cands, planes) = (self.cands, self.planes);
         let nests = self.level >= 2;
         let mut added = false;
-        let mut turn_off = |parents: &CandSet, removals: &CandSet, nested: u32, chain: u64| {
+        let mut turn_off = |parents: &CandSet, removals: &CandSet, nested: NestedChain| {
             let mut stored = None;
             for_each_off(removals, &mut |p| {
                 if self.has(p) {
@@ -234,7 +233,7 @@ impl Implied {
                 }
                 let k = *stored.get_or_insert_with(|| {
                     self.rule_parents.push(*parents);
-                    self.rule_nested.push((nested, chain));
+                    self.rule_nested.push(nested);
                     self.rule_parents.len() - 1
                 });
                 self.add(p, Parents::first(RULE | k as u16));
@@ -457,15 +456,34 @@ impl Implied {
     pub(crate) fn nested_extra(&self, pp: Parents, nested: &mut NestSet<'_>) -> u32 {
         match self.rule_index(pp.first) {
             Some(k) => {
-                let (extra, chain) = self.rule_nested[k];
-                if extra > 0 && nested.insert(chain) {
-                    extra
+                let chain = self.rule_nested[k];
+                if chain.complexity > 0 && nested.insert(chain.print) {
+                    chain.complexity
                 } else {
                     0
                 }
             }
             None => 0,
         }
+    }
+
+    /// The cells of the nested chain that made a removal with parents `pp` (none for a
+    /// basic rule's removal or a link's).
+    #[inline]
+    pub(crate) fn nested_cells(&self, pp: Parents) -> u128 {
+        self.rule_index(pp.first)
+            .map_or(0, |k| self.rule_nested[k].cells)
+    }
+
+    /// The cells of the nested chains `p` and its ancestors rest on (`parents`: as in
+    /// [`Implied::walk`]), for `--steps`.
+    pub(crate) fn nested_cells_under(&self, p: u16, parents: Option<Parents>) -> u128 {
+        let mut cells = 0;
+        self.walk(p, parents, |_, pp| {
+            cells |= self.nested_cells(pp);
+            0
+        });
+        cells
     }
 
     /// Visits `p` and its distinct ancestors (hidden parents and a basic rule's parents

@@ -31,9 +31,19 @@ pub(crate) trait Branch: Propagation {
     /// The difficulty of the producer's hints, before the length bonus.
     fn base(&self) -> f64;
     /// Walks the chains of `chains` (one a propagation from an assumption of the same
-    /// hint, on `b`, which `src` was reduced to) back from `p`: the rule parents of their
-    /// potentials but the assumptions', their complexity and their fingerprint.
-    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Self]) -> (CandSet, u32, u64);
+    /// hint, on `b`, which `src` was reduced to) back from `p`.
+    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Self]) -> Walked;
+}
+
+/// What a hint's chains give, walked back from its conclusion ([`Branch::walk_chains`]).
+pub(crate) struct Walked {
+    /// The rule parents of their potentials but the assumptions'.
+    pub(crate) parents: CandSet,
+    pub(crate) complexity: u32,
+    /// Their fingerprint ([`nest_set`](crate::engines::rater::chains::shared::nest_set)).
+    pub(crate) print: u64,
+    /// The cells of their potentials and of the nested chains those rest on.
+    pub(crate) cells: u128,
 }
 
 /// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery
@@ -48,10 +58,11 @@ pub(crate) fn conclusion<I: Branch>(
 ) -> Option<Nested> {
     let mut hint = Nested::empty(Key::NONE, order);
     hint.removals = conclusion_removals(b, p)?;
-    let (parents, complexity, chain) = I::walk_chains(src, b, p, chains);
-    hint.parents = parents;
-    hint.key = Key::new(chains[0].base(), complexity, sort);
-    hint.chain = chain;
+    let walked = I::walk_chains(src, b, p, chains);
+    hint.parents = walked.parents;
+    hint.key = Key::new(chains[0].base(), walked.complexity, sort);
+    hint.chain = walked.print;
+    hint.cells = walked.cells;
     Some(hint)
 }
 

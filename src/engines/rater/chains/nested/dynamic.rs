@@ -16,7 +16,7 @@
 //! producers (SE's levels 4 and 5 nest dynamic chains, whose propagations call the driver
 //! again).
 
-use super::branches::{conclusion, Branch, Branches};
+use super::branches::{conclusion, Branch, Branches, Walked};
 use super::hint::Nested;
 use super::Nest;
 use crate::engines::rater::board::{Board, HOUSE_MASK};
@@ -109,13 +109,15 @@ fn clash_hint(
     let mut hint = Nested::empty(Key::NONE, order);
     hint.removals.add_digits(c, removals);
     let parents = &mut hint.parents;
+    let mut cells = 0;
     let ((n1, p1), (n2, p2)) = x.counting(|nested| {
-        let on = rule_walk(x, (src, b), on, parents, nested);
-        let off = rule_walk(x, (src, b), off, parents, nested);
+        let on = rule_walk(x, (src, b), on, (parents, &mut cells), nested);
+        let off = rule_walk(x, (src, b), off, (parents, &mut cells), nested);
         (on, off)
     });
     hint.key = Key::new(x.base(), n1 + n2, 7);
     hint.chain = p1.rotate_left(17) ^ p2;
+    hint.cells = cells;
     Some(hint)
 }
 
@@ -130,19 +132,25 @@ impl Branch for Implied {
         BASES[self.level() as usize]
     }
 
-    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Implied]) -> (CandSet, u32, u64) {
-        let mut parents = CandSet::EMPTY;
+    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Implied]) -> Walked {
+        let (mut parents, mut cells) = (CandSet::EMPTY, 0);
         let (complexity, print) = chains[0].counting(|nested| {
             let mut complexity = 0;
             let mut print = 0u64;
             for x in chains {
-                let (n, chain) = rule_walk(x, (src, b), (p, None), &mut parents, nested);
+                let found = (&mut parents, &mut cells);
+                let (n, chain) = rule_walk(x, (src, b), (p, None), found, nested);
                 complexity += n;
                 print = print.rotate_left(17) ^ chain;
             }
             (complexity, print)
         });
-        (parents, complexity, print)
+        Walked {
+            parents,
+            complexity,
+            print,
+            cells,
+        }
     }
 }
 
@@ -150,20 +158,22 @@ impl Branch for Implied {
 /// rests on that are not yet in `nested` counted in, and put there): adds to `rules` the
 /// candidates `src` had and `b` (the grid propagated from) lost that each "on" ancestor
 /// but the assumption rests on (SE's `collectRuleParents`: its cell's lost candidates when
-/// the cell implied it, the digit's lost places in the house that did), and mixes each
-/// ancestor into a fingerprint of the chain; the complexity and the fingerprint.
-/// `parents`: those of a new potential of a clash, instead of the stored ones.
+/// the cell implied it, the digit's lost places in the house that did), to `cells` the
+/// cells of every ancestor and of the nested chains they rest on, and mixes each ancestor
+/// into a fingerprint of the chain; the complexity and the fingerprint. `parents`: those of
+/// a new potential of a clash, instead of the stored ones.
 fn rule_walk(
     x: &Implied,
     (src, b): (&Board, &Board),
     (p, parents): (u16, Option<Parents>),
-    rules: &mut CandSet,
+    (rules, cells): (&mut CandSet, &mut u128),
     nested: &mut NestSet<'_>,
 ) -> (u32, u64) {
     let mut print = 0u64;
     let count = x.walk(p, parents, |q, pp| {
         // The chain as a set: SE's `FullChain` compares the chains' potentials.
         print = print.wrapping_add(mix(q));
+        *cells |= 1u128 << cell_of(q) | x.nested_cells(pp);
         if is_on(q) {
             let (c, d) = (cell_of(q), digit_of(q));
             match pp.house(c) {

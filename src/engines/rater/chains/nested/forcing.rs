@@ -67,7 +67,7 @@ fn every_from_on(
     let (_, chain_base, sort) = pass.bases();
     if let Some(p) = visit.chain_at {
         let mut hint = Nested::empty(Key::new(chain_base, search.depth(p) + 1, sort), out.len());
-        hint.chain = path_fingerprint(search, p, &[conjugate(root)]);
+        (hint.chain, hint.cells) = path_print(search, p, &[conjugate(root)]);
         hint.removals
             .add_cells(1u128 << cell_of(root), digit_of(root));
         path_parents(search, (src, b), p, true, &mut hint.parents);
@@ -100,7 +100,7 @@ impl Visit for FromOn<'_> {
             if tree.cycle_eliminations(self.b, self.root, p, x, &mut elim) {
                 let (src, b, root) = (self.src, self.b, self.root);
                 let mut hint = Nested::empty(Key::new(cycle_base, d + 1, sort), self.out.len());
-                hint.chain = path_fingerprint(tree, p, &[x, root]);
+                (hint.chain, hint.cells) = path_print(tree, p, &[x, root]);
                 for (digit, &cells) in elim.iter().enumerate() {
                     hint.removals.add_cells(cells, digit);
                 }
@@ -136,7 +136,7 @@ impl Visit for FromOff<'_> {
         let (src, b, root) = (self.src, self.b, self.root);
         let (_, chain_base, sort) = self.pass.bases();
         let mut hint = Nested::empty(Key::new(chain_base, d + 1, sort), self.out.len());
-        hint.chain = path_fingerprint(tree, p, &[root]);
+        (hint.chain, hint.cells) = path_print(tree, p, &[root]);
         let c = cell_of(root);
         let others = b.cands[c] & !(1 << digit_of(root));
         hint.removals.add_digits(c, others);
@@ -149,13 +149,15 @@ impl Visit for FromOff<'_> {
     }
 }
 
-/// The fingerprint of the tree path from the root to `end`, then `extra`.
-fn path_fingerprint(tree: &Search, end: u16, extra: &[u16]) -> u64 {
+/// The fingerprint and the cells of the tree path from the root to `end`, then `extra`.
+fn path_print(tree: &Search, end: u16, extra: &[u16]) -> (u64, u128) {
     let mut path = [0u16; PATH];
     let n = tree.path_to(end, &mut path, 0);
     let len = n + extra.len();
     path[n..len].copy_from_slice(extra);
-    fingerprint(&path[..len])
+    let path = &path[..len];
+    let cells = path.iter().fold(0u128, |s, &p| s | 1u128 << cell_of(p));
+    (fingerprint(path), cells)
 }
 
 /// Adds the rule parents of the `on` (or, if not `on`, the "off") potentials on the tree

@@ -25,6 +25,36 @@ pub(crate) struct Nested {
     /// Its potentials, from the assumption on, as a fingerprint
     /// ([`nest_set`](crate::engines::rater::chains::shared::nest_set)).
     pub chain: u64,
+    /// The cells of its potentials and of the nested chains they rest on, for `--steps`.
+    pub cells: u128,
+}
+
+/// What a hint given on a reduced grid adds to the outer hints that rest on it: for a
+/// nested chain its complexity (counted once an outer hint), fingerprint and cells; for a
+/// basic rule's hint nothing ([`NestedChain::NONE`]).
+#[derive(Clone, Copy)]
+pub(crate) struct NestedChain {
+    pub complexity: u32,
+    pub print: u64,
+    pub cells: u128,
+}
+
+impl NestedChain {
+    /// A basic rule's hint: no nested chain.
+    pub(crate) const NONE: NestedChain = NestedChain {
+        complexity: 0,
+        print: 0,
+        cells: 0,
+    };
+
+    /// What `hint` adds.
+    pub(crate) fn of(hint: &Nested) -> NestedChain {
+        NestedChain {
+            complexity: hint.key.complexity,
+            print: hint.chain,
+            cells: hint.cells,
+        }
+    }
 }
 
 impl Nested {
@@ -36,6 +66,7 @@ impl Nested {
             removals: CandSet::EMPTY,
             parents: CandSet::EMPTY,
             chain: 0,
+            cells: 0,
         }
     }
 

@@ -6,7 +6,7 @@
 //!
 //! Layer: the nesting driver's, over [`plus`], whose rules it runs.
 
-use super::hint::Nested;
+use super::hint::{Nested, NestedChain};
 use crate::engines::rater::board::{Board, CELLS};
 use crate::engines::rater::chains::plus;
 use crate::engines::rater::chains::shared::bits::CandSet;
@@ -19,19 +19,19 @@ pub(crate) struct Reduced<'a> {
     pub(crate) planes: &'a [u128; 9],
 }
 
-/// How the hints on a reduced grid are handed on: `emit(parents, removals, complexity,
-/// fingerprint)` (complexity and fingerprint 0 for a basic rule's).
-pub(crate) type Emit<'e> = dyn FnMut(&CandSet, &CandSet, u32, u64) + 'e;
+/// How the hints on a reduced grid are handed on: `emit(parents, removals, nested chain)`
+/// ([`NestedChain::NONE`] for a basic rule's).
+pub(crate) type Emit<'e> = dyn FnMut(&CandSet, &CandSet, NestedChain) + 'e;
 
 /// One hint a nested producer (or a basic rule) gave, as [`Memo::replay`] hands it on:
-/// its parents, removals, complexity and fingerprint.
+/// its parents, removals and nested chain.
 #[derive(Clone, Copy)]
-pub(super) struct Given(CandSet, CandSet, u32, u64);
+pub(super) struct Given(CandSet, CandSet, NestedChain);
 
 impl Given {
     /// What `hint` gives.
     pub(super) fn of(hint: &Nested) -> Given {
-        Given(hint.parents, hint.removals, hint.key.complexity, hint.chain)
+        Given(hint.parents, hint.removals, NestedChain::of(hint))
     }
 }
 
@@ -150,7 +150,7 @@ impl Memo {
     }
 
     /// The hints of the basic rules of (+) on `grid` ([`plus::rules`]), as `emit(parents,
-    /// removals, 0, 0)`: found now unless the memo has them. Whether there was one.
+    /// removals, NestedChain::NONE)`: found now unless the memo has them. Whether there was one.
     pub(super) fn rules(&mut self, grid: Reduced<'_>, emit: &mut Emit<'_>) -> bool {
         let e = self.entry(grid);
         if let Some(range) = self.entries[e].rules {
@@ -165,10 +165,10 @@ impl Memo {
             grid.cands,
             grid.planes,
             &mut |parents, removals| {
-                emit(parents, removals, 0, 0);
+                emit(parents, removals, NestedChain::NONE);
                 fits &= given.len() < MEMO_GIVEN;
                 if fits {
-                    given.push(Given(*parents, *removals, 0, 0));
+                    given.push(Given(*parents, *removals, NestedChain::NONE));
                 }
             },
         );
@@ -206,7 +206,7 @@ impl Memo {
     /// Hands on the hints of `range`; whether there was one.
     pub(super) fn replay(&self, (start, end): Range, emit: &mut Emit<'_>) -> bool {
         for g in &self.given[start as usize..end as usize] {
-            emit(&g.0, &g.1, g.2, g.3);
+            emit(&g.0, &g.1, g.2);
         }
         end > start
     }

@@ -75,6 +75,7 @@ use super::forcing::Search;
 use super::shared::bits::CandSet;
 use crate::engines::rater::board::{Board, HOUSE_CELLS};
 use hint::Nested;
+pub(crate) use hint::NestedChain;
 pub(crate) use memo::{Emit, Reduced};
 use memo::{Given, Memo, Producer, Range};
 
@@ -133,7 +134,8 @@ impl Nest {
         self.level = level;
     }
 
-    /// The hints of the basic rules of (+) on `grid`, as `emit(parents, removals, 0, 0)`:
+    /// The hints of the basic rules of (+) on `grid`, as `emit(parents, removals,
+    /// NestedChain::NONE)`:
     /// from the memo when the grid came before in this step. Whether there was one.
     pub(crate) fn rules(&mut self, grid: Reduced<'_>, emit: &mut Emit<'_>) -> bool {
         debug_assert!(self.level >= 1, "only (+) and nested producers ask");

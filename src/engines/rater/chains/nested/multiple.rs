@@ -8,13 +8,13 @@
 //! Layer: the nesting driver's, over the producer's propagation
 //! ([`multiple`](super::super::multiple)) and [`branches`](super::branches).
 
-use super::branches::{Branch, Branches};
+use super::branches::{Branch, Branches, Walked};
 use super::hint::{on_parents, Nested};
 use crate::engines::rater::board::Board;
 use crate::engines::rater::chains::multiple::{Implied, BASE};
 use crate::engines::rater::chains::shared::bits::CandSet;
 use crate::engines::rater::chains::shared::eureka::{Tree, ROOT};
-use crate::engines::rater::chains::shared::links::{is_on, potential, Live};
+use crate::engines::rater::chains::shared::links::{cell_of, is_on, potential, Live};
 
 /// The propagations of one cell's digits and of one house's places.
 pub(crate) struct Every {
@@ -52,10 +52,11 @@ impl Branch for Implied {
 
     /// The complexity is the sum of the conclusion's depths; the fingerprint mixes each
     /// chain's potentials in order, from the conclusion back.
-    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Implied]) -> (CandSet, u32, u64) {
+    fn walk_chains(src: &Board, b: &Board, p: u16, chains: &[&Implied]) -> Walked {
         let mut parents = CandSet::EMPTY;
         let mut complexity = 0;
         let mut print = 0x2545_f491_4f6c_dd1d_u64;
+        let mut cells = 0u128;
         for x in chains {
             complexity += x.depth(p);
             let mut q = p;
@@ -63,6 +64,7 @@ impl Branch for Implied {
                 print = (print ^ u64::from(q))
                     .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                     .rotate_left(27);
+                cells |= 1u128 << cell_of(q);
                 let parent = x.parent(q);
                 if parent == ROOT {
                     break;
@@ -74,6 +76,11 @@ impl Branch for Implied {
             }
             print = print.rotate_left(7) ^ 0xff;
         }
-        (parents, complexity, print)
+        Walked {
+            parents,
+            complexity,
+            print,
+            cells,
+        }
     }
 }
