@@ -298,16 +298,20 @@ impl Rater {
             }
         }
         let placement = hint.place.map(|(cell, d)| Placement { cell, digit: d + 1 });
-        let chain = match shape {
-            chains::Shape::None => StepChain::None,
-            chains::Shape::Single => StepChain::Single(&self.chain_text),
-            chains::Shape::Branches => StepChain::Branches(ChainBranches(&self.chain_text)),
+        let (chain, branched) = match shape {
+            chains::Shape::None => (StepChain::None, None),
+            chains::Shape::Single => (StepChain::Single(&self.chain_text), None),
+            chains::Shape::Branches(branched) => (
+                StepChain::Branches(ChainBranches(&self.chain_text)),
+                Some(branched),
+            ),
         };
         let eliminations = &self.eliminations[..n];
         let facts = text::Facts {
             hint,
             eliminations,
             chain,
+            branched,
         };
         text::describe(&facts, &mut self.step_text);
         let step = Step {

@@ -158,8 +158,43 @@ pub(crate) enum Shape {
     None,
     /// One chain.
     Single,
-    /// Branches, one a line.
-    Branches,
+    /// Branches, one a line, related as the producer found them.
+    Branches(Branched),
+}
+
+/// How a forcing chain step with branches was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Branched {
+    pub(crate) how: Branching,
+    /// 0: static or dynamic forcing chains; 1: (+), basic rules on reduced grids; 2 to 5:
+    /// nested forcing chains of that level.
+    pub(crate) level: u8,
+}
+
+/// How the branches of a forcing chain step lead to its conclusion: what its sentence
+/// says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Branching {
+    /// An assumption leads to a contradiction (Nishio's and the dynamic contradiction
+    /// forcing chains').
+    Contradiction,
+    /// A candidate true and false lead to the same conclusion.
+    Double,
+    /// Each candidate of a cell leads to it.
+    Cell,
+    /// Each place of a digit in a house leads to it.
+    Region,
+}
+
+/// How a hint of `kind` of the dynamic producer of `level` branches.
+fn branched(kind: dynamic::Kind, level: u8) -> Branched {
+    let how = match kind {
+        dynamic::Kind::Contradiction => Branching::Contradiction,
+        dynamic::Kind::Double { .. } => Branching::Double,
+        dynamic::Kind::Cell => Branching::Cell,
+        dynamic::Kind::Region { .. } => Branching::Region,
+    };
+    Branched { how, level }
 }
 
 impl Chains {
@@ -198,15 +233,31 @@ impl Chains {
                 eureka::write_path(out, &self.best.path[..self.best.len]);
                 return Shape::Single;
             }
-            Last::Nishio(found) => self.nishio.explain(b, &found, out),
-            Last::Multiple(found) => self.multiple.explain(b, &found, out),
-            Last::Dynamic(found) => self.nested_cells = self.dynamic.explain(b, &found, out),
+            Last::Nishio(found) => {
+                self.nishio.explain(b, &found, out);
+                Shape::Branches(Branched {
+                    how: Branching::Contradiction,
+                    level: 0,
+                })
+            }
+            Last::Multiple(found) => {
+                self.multiple.explain(b, &found, out);
+                let how = match found.kind {
+                    multiple::Kind::Region { .. } => Branching::Region,
+                    multiple::Kind::Cell => Branching::Cell,
+                };
+                Shape::Branches(Branched { how, level: 0 })
+            }
+            Last::Dynamic(found) => {
+                self.nested_cells = self.dynamic.explain(b, &found, out);
+                Shape::Branches(branched(found.kind, 0))
+            }
             Last::Plus(level, found) => {
                 self.plus.set_level(level);
                 self.nested_cells = self.plus.explain(b, &found, out);
+                Shape::Branches(branched(found.kind, level))
             }
         }
-        Shape::Branches
     }
 
     /// Completes the hint of the step whose chains [`Chains::explain`] wrote as `text`, on

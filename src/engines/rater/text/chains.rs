@@ -17,7 +17,7 @@
 use std::fmt::{self, Write};
 
 use super::Facts;
-use crate::engines::rater::chains::{cells_named, ends, Node};
+use crate::engines::rater::chains::{cells_named, ends, Branching, Node};
 use crate::engines::rater::step::{ChainBranches, Houses, StepChain};
 use crate::engines::rater::Technique;
 use crate::grid::cell_name;
@@ -37,7 +37,7 @@ pub(super) fn describe(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     let Some(ends) = ends(first) else {
         return super::generic(facts, out);
     };
-    let StepChain::Branches(branches) = facts.chain else {
+    let (StepChain::Branches(branches), Some(branched)) = (facts.chain, facts.branched) else {
         return match t {
             BidirectionalXCycle | GeneralizedXWing | BidirectionalYCycle | BidirectionalCycle => {
                 cycle(facts, first, out)
@@ -45,17 +45,13 @@ pub(super) fn describe(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
             _ => forcing(facts, first, ends, out),
         };
     };
-    let name = t.name();
-    if t == NishioForcingChains || name.contains("Contradiction") {
-        contradiction(facts, branches, ends, out)?;
-    } else if name.contains("Double") {
-        double(facts, ends, out)?;
-    } else if t == RegionForcingChains || name.contains("Region") {
-        region(facts, branches, ends, out)?;
-    } else {
-        cell(facts, branches, ends, out)?;
+    match branched.how {
+        Branching::Contradiction => contradiction(facts, branches, ends, out)?,
+        Branching::Double => double(facts, ends, out)?,
+        Branching::Region => region(facts, branches, ends, out)?,
+        Branching::Cell => cell(facts, branches, ends, out)?,
     }
-    reduced(t, out)
+    reduced(branched.level, out)
 }
 
 /// "Bidirectional X-Cycle on 4 through r1c2, r1c7, r3c8 and r3c2: its strong and weak links
@@ -164,14 +160,11 @@ fn region(
 }
 
 /// What links marked `~` mean, for dynamic forcing chains (+) and nested ones.
-fn reduced(t: Technique, out: &mut String) -> fmt::Result {
-    let name = t.name();
-    let by = if name.ends_with("(+)") {
-        "a basic rule (an intersection, a hidden or naked pair, an X-Wing)"
-    } else if name.contains("(+ ") {
-        "a basic rule or a nested forcing chain"
-    } else {
-        return Ok(());
+fn reduced(level: u8, out: &mut String) -> fmt::Result {
+    let by = match level {
+        0 => return Ok(()),
+        1 => "a basic rule (an intersection, a hidden or naked pair, an X-Wing)",
+        _ => "a basic rule or a nested forcing chain",
     };
     write!(
         out,

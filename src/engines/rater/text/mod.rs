@@ -12,6 +12,7 @@ mod quiet;
 
 use std::fmt::{self, Write};
 
+use super::chains::Branched;
 use super::hint::Hint;
 use super::step::{Elimination, House, Houses, StepChain};
 use super::Family;
@@ -23,6 +24,8 @@ pub(crate) struct Facts<'a> {
     pub hint: &'a Hint,
     pub eliminations: &'a [Elimination],
     pub chain: StepChain<'a>,
+    /// How its branches were found, when it has branches.
+    pub branched: Option<Branched>,
 }
 
 /// Writes the step's sentence into `out` (cleared first).

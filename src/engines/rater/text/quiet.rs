@@ -207,6 +207,7 @@ mod tests {
             hint: &hint,
             eliminations: &[],
             chain: StepChain::None,
+            branched: None,
         };
         let mut out = String::new();
         describe(&facts, &mut out);
