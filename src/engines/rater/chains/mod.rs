@@ -228,10 +228,10 @@ impl Chains {
     pub(crate) fn explain(&mut self, b: &Board, out: &mut String) -> Shape {
         self.nested_cells = 0;
         match self.last {
-            Last::None => return Shape::None,
+            Last::None => Shape::None,
             Last::Forcing => {
                 eureka::write_path(out, &self.best.path[..self.best.len]);
-                return Shape::Single;
+                Shape::Single
             }
             Last::Nishio(found) => {
                 self.nishio.explain(b, &found, out);
