@@ -1,0 +1,69 @@
+//! `explain`: the page of `sudoku-batch explain` for a batch, made by the library's explain job
+//! (each row's path on the worker pool, the GIL released, then the page written as the CLI
+//! writes it: row `i` is the record of line `i + 1`).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use sudoku_batch::jobs::explain::{
+    limit_message, ExplainRecord, ExplainWork, PageWriter, RECORD_LIMIT,
+};
+
+use crate::batch::Batch;
+use crate::pool::{in_items, Rows};
+use crate::rate::raters;
+
+/// Output rows: each row's record, once made.
+struct Slots<'a>(&'a mut [Option<ExplainRecord>]);
+
+impl Rows for Slots<'_> {
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let (a, b) = self.0.split_at_mut(mid);
+        (Slots(a), Slots(b))
+    }
+}
+
+/// The HTML page of `sudoku-batch explain` for the batch's rows (puzzles or candidate grids),
+/// as bytes; a batch of more than the page's limit of records is refused (ValueError).
+#[pyfunction]
+#[pyo3(signature = (batch, *, ladder="se", max_rating=None, threads=None))]
+pub fn explain<'py>(
+    py: Python<'py>,
+    batch: &Batch,
+    ladder: &str,
+    max_rating: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let n = batch.len();
+    if n as u64 > RECORD_LIMIT {
+        return Err(PyValueError::new_err(format!(
+            "{n} puzzles: {}",
+            limit_message()
+        )));
+    }
+    let (raters, threads, cancel) = raters(py, ladder, max_rating, threads)?;
+    let work = ExplainWork { raters: &raters };
+    let mut rows: Vec<Option<ExplainRecord>> = vec![None; n];
+    in_items(
+        py,
+        n,
+        threads,
+        Some(&cancel),
+        Slots(&mut rows),
+        |range, out| {
+            for (k, i) in range.enumerate() {
+                out.0[k] = Some(batch.through(i, &work));
+            }
+        },
+    )?;
+    let page = py.detach(|| -> std::io::Result<Vec<u8>> {
+        let mut page = PageWriter::new(Vec::new());
+        page.begin()?;
+        for r in rows.iter().flatten() {
+            page.record(r)?;
+        }
+        page.end()
+    })?;
+    Ok(PyBytes::new(py, &page))
+}
