@@ -1,21 +1,19 @@
 //! `explain`: the page of `sudoku-batch explain` for a batch, made by the library's explain job
-//! (each row's path on the worker pool, the GIL released, then the page written as the CLI
-//! writes it: row `i` is the record of line `i + 1`).
+//! (each row's path and its entry on the worker pool, the GIL released, then the page put
+//! together as the CLI writes it: row `i` is the record of line `i + 1`).
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use sudoku_batch::jobs::explain::{
-    limit_message, ExplainRecord, ExplainWork, PageWriter, RECORD_LIMIT,
-};
+use sudoku_batch::jobs::explain::{entry, limit_message, ExplainWork, PageWriter, RECORD_LIMIT};
 
 use crate::batch::Batch;
 use crate::pool::{in_items, Rows};
 use crate::rate::raters;
 
-/// Output rows: each row's record, once made.
-struct Slots<'a>(&'a mut [Option<ExplainRecord>]);
+/// Output rows: each row's entry in the page's data.
+struct Slots<'a>(&'a mut [Vec<u8>]);
 
 impl Rows for Slots<'_> {
     fn split_at(self, mid: usize) -> (Self, Self) {
@@ -44,7 +42,7 @@ pub fn explain<'py>(
     }
     let (raters, threads, cancel) = raters(py, ladder, max_rating, threads)?;
     let work = ExplainWork { raters: &raters };
-    let mut rows: Vec<Option<ExplainRecord>> = vec![None; n];
+    let mut rows = vec![Vec::new(); n];
     in_items(
         py,
         n,
@@ -53,15 +51,15 @@ pub fn explain<'py>(
         Slots(&mut rows),
         |range, out| {
             for (k, i) in range.enumerate() {
-                out.0[k] = Some(batch.through(i, &work));
+                entry(&mut out.0[k], &batch.through(i, &work), None);
             }
         },
     )?;
     let page = py.detach(|| -> std::io::Result<Vec<u8>> {
         let mut page = PageWriter::new(Vec::new());
         page.begin()?;
-        for r in rows.iter().flatten() {
-            page.record(r)?;
+        for json in &rows {
+            page.push_entry(json)?;
         }
         page.end()
     })?;

@@ -9,8 +9,8 @@
 //! steps from the record's start (a placement fixes its cell and leaves its peers, an
 //! elimination removes one candidate), as the page's script does.
 //!
-//! A page holds at most [`RECORD_LIMIT`] records: a page of that many hard puzzles is a few
-//! tens of megabytes, the most a browser opens without a wait.
+//! A page holds at most [`RECORD_LIMIT`] records: 13-20 KB each for hard puzzles (Exchange
+//! diabolical, top1465), so a full page stays a file a browser opens without a wait.
 
 pub mod eureka;
 pub mod layout;
@@ -28,7 +28,7 @@ use crate::pipeline::Work;
 use crate::position::Position;
 use eureka::Link;
 
-pub use page::PageWriter;
+pub use page::{entry, PageWriter};
 
 /// The most records one page holds (see the module doc).
 pub const RECORD_LIMIT: u64 = 1000;

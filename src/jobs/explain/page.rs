@@ -118,13 +118,21 @@ impl<W: Write> PageWriter<W> {
 
     /// One record's entry.
     pub fn record(&mut self, r: &ExplainRecord) -> io::Result<()> {
-        self.buf.clear();
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        entry(&mut buf, r, self.file.as_deref());
+        let written = self.push_entry(&buf);
+        self.buf = buf;
+        written
+    }
+
+    /// One record's entry as [`entry`] made it (on another thread, say).
+    pub fn push_entry(&mut self, json: &[u8]) -> io::Result<()> {
         if self.records > 0 {
-            self.buf.extend_from_slice(b",\n");
+            self.out.write_all(b",\n")?;
         }
-        serde_json::to_writer(&mut self.buf, &RecordJson::of(r, self.file.as_deref()))?;
         self.records += 1;
-        write_script_safe(&mut self.out, &self.buf)
+        self.out.write_all(json)
     }
 
     /// The rest of the page: the end of the data, the script. Returns the output.
@@ -138,16 +146,24 @@ impl<W: Write> PageWriter<W> {
     }
 }
 
-/// `json` with every `<` written `\u003c` (JSON holds `<` only inside strings): no text of
-/// a record can close the script element it sits in.
-fn write_script_safe(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
+/// A record's entry in the page's data, appended to `out` (`file` names its input when there
+/// are several): its JSON with every `<` written `\u003c` (JSON holds `<` only inside
+/// strings), so that no text of a record can close the script element it sits in.
+pub fn entry(out: &mut Vec<u8>, r: &ExplainRecord, file: Option<&str>) {
+    let start = out.len();
+    serde_json::to_writer(&mut *out, &RecordJson::of(r, file)).expect("writing to a vector");
+    let lt = out[start..].iter().filter(|&&b| b == b'<').count();
+    if lt == 0 {
+        return;
+    }
+    let json = out.split_off(start);
+    out.reserve(json.len() + 5 * lt);
     for (i, part) in json.split(|&b| b == b'<').enumerate() {
         if i > 0 {
-            out.write_all(b"\\u003c")?;
+            out.extend_from_slice(b"\\u003c");
         }
-        out.write_all(part)?;
+        out.extend_from_slice(part);
     }
-    Ok(())
 }
 
 impl<W: Write> Sink<ExplainRecord> for PageWriter<W> {
