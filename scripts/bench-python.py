@@ -3,7 +3,7 @@
 side by side in one run: each round measures every contender in turn (the module's `solve`:
 the median of CALLS calls; `bench`: its own rate over seconds of repeats; `sb.rate` and
 `sudoku-batch rate`, `sb.hint` and `sudoku-batch hint`, `sb.steps` and `sudoku-batch rate
---steps`: a run each, file to results); the table gives medians over the rounds
+--steps`, `sb.explain` and `sudoku-batch explain`: a run each, file to results); the table gives medians over the rounds
 and ratios taken within each round (so a busy machine slows both sides of a ratio alike).
 
 Run it with an interpreter that has the module and the anchors, in a scratch venv outside the
@@ -14,7 +14,7 @@ repository (the anchors are never dependencies of the project):
         rustoku lib-sudoku fast-sudoku-solver py-sudoku
     /tmp/bench-venv/bin/pip install ./python            # the module, release build
     cargo build --release --locked                      # the CLI for `bench`
-    /tmp/bench-venv/bin/python scripts/bench-python.py [--rounds 5] [--only solve|rate] [--out FILE]
+    /tmp/bench-venv/bin/python scripts/bench-python.py [--rounds 5] [--only solve|rate|explain] [--out FILE]
 
 Inputs (made once in a temporary folder from ../shared/datasets, by the CLI's `shuffle`):
 - "Kaggle 1M": 40 symmetry-shuffled copies of the 24,997-row Kaggle 1M sample, 999,880
@@ -24,7 +24,9 @@ The slow anchors are timed on a prefix of each input (their rate does not depend
 `rate` runs on the files as published: the 24,997-row Kaggle 1M sample and top1465, through
 `sb.rate(sb.read(path), threads=T)` against `sudoku-batch rate --threads T --quiet path`
 (stdout to /dev/null), both from the file to every record's rating (Kaggle: the median of 3
-runs a round, alternating the two).
+runs a round, alternating the two). `explain` runs on the first 100 Exchange diabolical
+puzzles (a page's worth), `sb.explain(sb.read(path), threads=T)` against `sudoku-batch explain
+--threads T --quiet path -o FILE`, both from the file to the whole page.
 """
 
 from __future__ import annotations
@@ -131,24 +133,40 @@ def paired_round(m: dict, call: str, ours, cli_args: list[str], inputs: dict) ->
     out.unlink(missing_ok=True)
 
 
+# explain's input: a page of hard puzzles, the first 100 of Exchange's diabolical bank, written
+# once to the temporary folder (an absolute path: `DATASETS / path` is the path itself).
+DIABOLICAL_100 = Path(tempfile.gettempdir()) / f"bench-python-diabolical-100-{os.getpid()}.txt"
+
+
+def explain_page(batch, threads: int) -> list[str]:
+    """sb.explain's page, cut into its records (so that the round checks their number)."""
+    return sb.explain(batch, threads=threads).split('{"line":')[1:]
+
+
 # The calls measured against the CLI: the call, the command it is measured against, inputs.
 PAIRED = {
     "rate": (sb.rate, ["rate"], RATE_INPUTS),
     "hint": (sb.hint, ["hint"], RATE_INPUTS),
     "steps": (sb.steps, ["rate", "--steps"], {"Kaggle 25k": RATE_INPUTS["Kaggle 25k"]}),
+    "explain": (explain_page, ["explain"], {"diabolical 100": (DIABOLICAL_100, 3)}),
 }
 
 
-def rate_round(m: dict) -> None:
-    """One round of `rate`, `hint` and `steps` against `rate`, `hint` and `rate --steps`."""
-    for call, (ours, cli_args, inputs) in PAIRED.items():
+def rate_round(m: dict, calls: list[str]) -> None:
+    """One round of `calls` (`rate`, `hint`, `steps`, `explain`) against their commands."""
+    if "explain" in calls and not DIABOLICAL_100.exists():
+        lines = (DATASETS / "sudoku_exchange_diabolical.txt").read_text().splitlines()[:100]
+        DIABOLICAL_100.write_text("".join(line.split()[1] + "\n" for line in lines))
+    for call in calls:
+        ours, cli_args, inputs = PAIRED[call]
         paired_round(m, call, ours, cli_args, inputs)
 
 
-def rate_lines(med, ratio, lo_hi) -> list[str]:
-    """The table rows of `rate`, `hint` and `steps`."""
+def rate_lines(med, ratio, lo_hi, calls: list[str]) -> list[str]:
+    """The table rows of `calls`."""
     lines = []
-    for call, (_, cli_args, inputs) in PAIRED.items():
+    for call in calls:
+        _, cli_args, inputs = PAIRED[call]
         command = " ".join(cli_args)
         for name in inputs:
             for threads in (1, 2):
@@ -314,15 +332,20 @@ def solve_lines(med, ratio, rounds: list, found: dict, slow: dict) -> list[str]:
     return lines
 
 
+def paired_calls(args) -> list[str]:
+    """The calls measured against the CLI: `explain` alone, or all of them."""
+    return ["explain"] if args.only == "explain" else list(PAIRED)
+
+
 def measure(args, tmp: Path) -> tuple[list, dict, dict]:
     """Every round: the measurements of each, the anchors found, the slow anchors' rates."""
-    inputs = SolveInputs(tmp) if args.only != "rate" else None
+    inputs = SolveInputs(tmp) if args.only in (None, "solve") else None
     found = anchors() if inputs else {}
     rounds: list[dict] = []
     for r in range(args.rounds):
         m: dict = {}
         if args.only != "solve":
-            rate_round(m)
+            rate_round(m, paired_calls(args))
         if inputs:
             solve_round(m, inputs, found)
         rounds.append(m)
@@ -335,7 +358,8 @@ def measure(args, tmp: Path) -> tuple[list, dict, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--only", choices=["solve", "rate"], help="measure only these calls")
+    ap.add_argument("--only", choices=["solve", "rate", "explain"],
+                    help="measure only these calls (rate: rate, hint, steps and explain)")
     ap.add_argument("--out", type=Path, help="also write the report here")
     args = ap.parse_args()
     if not CLI.exists():
@@ -347,6 +371,7 @@ def main() -> None:
         rounds, found, slow = measure(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        DIABOLICAL_100.unlink(missing_ok=True)
 
     def med(key):
         return statistics.median(m[key] for m in rounds)
@@ -372,8 +397,8 @@ def main() -> None:
         "|---|---|---|",
     ]
     if args.only != "solve":
-        lines += rate_lines(med, ratio, lo_hi)
-    if args.only != "rate":
+        lines += rate_lines(med, ratio, lo_hi, paired_calls(args))
+    if args.only in (None, "solve"):
         lines += solve_lines(med, ratio, rounds, found, slow)
     report = "\n".join(lines) + "\n"
     print(report)

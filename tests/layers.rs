@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
         "jobs::solve",
         "jobs::rate",
         "jobs::hint",
+        "jobs::explain",
         "jobs::verify",
         "jobs::canon",
         "jobs::shuffle",

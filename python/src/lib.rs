@@ -8,6 +8,7 @@ mod args;
 mod batch;
 mod buffers;
 mod calls;
+mod explain;
 mod hint;
 mod make;
 mod pool;
@@ -35,6 +36,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rate::rate, m)?)?;
     m.add_function(wrap_pyfunction!(hint::hint, m)?)?;
     m.add_function(wrap_pyfunction!(hint::steps, m)?)?;
+    m.add_function(wrap_pyfunction!(explain::explain, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // The status words and codes of the library's jobs, which the package's enums are made of.
     let words = |all: &[(&'static str, u8)]| all.to_vec();

@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections.abc
 import enum
 import json
+import os
 import sys
 from typing import Any, Optional, Sequence, Union
 
@@ -46,6 +47,7 @@ __all__ = [
     "Status",
     "VerifyResult",
     "canon",
+    "explain",
     "generate",
     "hint",
     "rate",
@@ -690,6 +692,29 @@ def steps(
     fields = _native.steps(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
                            threads=threads)
     return StepsResult(_with_steps(fields, True), index_of(puzzles))
+
+
+def explain(
+    puzzles: Puzzles,
+    path: Union[None, str, "os.PathLike[str]"] = None,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> Optional[str]:
+    """The page of ``sudoku-batch explain`` for these puzzles (or 729-character candidate
+    grids, as for :func:`hint`): one self-contained HTML file with each puzzle's rating and
+    solving path, step by step (the library's ``explain`` job; row ``i`` is the record of
+    line ``i + 1``, so a list of a file's lines gives the CLI's very page). Written to
+    ``path`` when given (then ``None`` is returned), else returned as a string. At most 1000
+    puzzles a page (ValueError past that); other arguments as for :func:`rate`."""
+    page = _native.explain(as_batch(puzzles), ladder=ladder, max_rating=max_rating,
+                           threads=threads)
+    if path is None:
+        return page.decode("utf-8")
+    with open(path, "wb") as out:
+        out.write(page)
+    return None
 
 
 class ReadResult(_Result):

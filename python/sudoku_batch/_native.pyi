@@ -87,6 +87,13 @@ def steps(
     max_rating: Union[None, float, int, str] = None,
     threads: Optional[int] = None,
 ) -> dict[str, Any]: ...
+def explain(
+    batch: Batch,
+    *,
+    ladder: str = "se",
+    max_rating: Union[None, float, int, str] = None,
+    threads: Optional[int] = None,
+) -> bytes: ...
 def strings(batch: Batch, *, empty: int = 46) -> list[Optional[str]]: ...
 def read(
     path: Union[str, PathLike[str]],

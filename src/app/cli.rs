@@ -12,7 +12,9 @@ use sudoku_batch::io::passthrough::Columns;
 use sudoku_batch::io::{Column, Input, InputFormat, OutputFormat, ReaderOptions};
 use sudoku_batch::limits::WholeBound;
 
-use crate::commands::{bench, canon, docs, generate, hint, plot, rate, shuffle, solve, verify};
+use crate::commands::{
+    bench, canon, docs, explain, generate, hint, plot, rate, shuffle, solve, verify,
+};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -67,6 +69,11 @@ pub enum Command {
     /// rate would take it: one step object (jsonl) or the pencil marks and a line of words.
     #[command(after_help = with_limits(hint::HELP))]
     Hint(hint::HintArgs),
+
+    /// One self-contained HTML page of each record's rating and solving path: per step the
+    /// grid, its houses, cells, placements, eliminations and chains; --svg one file per step.
+    #[command(after_help = with_limits(explain::HELP))]
+    Explain(explain::ExplainArgs),
 
     /// Generate puzzles with a unique solution (seeded, reproducible whatever the threads).
     #[command(after_help = generate::HELP)]

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod canon;
+pub mod explain;
 pub mod generate;
 pub mod hint;
 #[cfg(feature = "plot")]

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod canon;
 pub mod docs;
+pub mod explain;
 pub mod generate;
 pub mod hint;
 pub mod plot;
@@ -24,6 +25,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(&args),
         Command::Rate(args) => rate::run(&args),
         Command::Hint(args) => hint::run(&args),
+        Command::Explain(args) => explain::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Shuffle(args) => shuffle::run(&args),
         Command::Canon(args) => canon::run(&args),
