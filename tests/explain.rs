@@ -261,3 +261,37 @@ fn svg_wants_a_directory() {
     assert!(html.is_empty());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
 }
+
+/// Two inputs with the same file name in different folders: each keeps its own SVG files.
+#[test]
+fn svg_files_of_inputs_with_one_name_stay_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let svgs = dir.path().join("svg");
+    let mut inputs = Vec::new();
+    for (k, puzzle) in [TOP[1], TOP[2]].iter().enumerate() {
+        let folder = dir.path().join(format!("part{k}"));
+        std::fs::create_dir(&folder).unwrap();
+        let file = folder.join("in.txt");
+        std::fs::write(&file, format!("{puzzle}\n")).unwrap();
+        inputs.push(file);
+    }
+    let out = bin()
+        .arg("explain")
+        .args(&inputs)
+        .args(["-q", "-o"])
+        .arg(dir.path().join("page.html"))
+        .arg("--svg")
+        .arg(&svgs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (k, puzzle) in [TOP[1], TOP[2]].iter().enumerate() {
+        let steps = rate_steps(puzzle);
+        let last = svgs.join(format!("{}-in.txt-1-{}.svg", k + 1, steps.len()));
+        check_svg(&last, &steps[steps.len() - 1]);
+    }
+}

@@ -712,9 +712,41 @@ def explain(
                            threads=threads)
     if path is None:
         return page.decode("utf-8")
-    with open(path, "wb") as out:
-        out.write(page)
+    _write_whole(path, page)
     return None
+
+
+def _write_whole(path: Union[str, "os.PathLike[str]"], data: bytes) -> None:
+    """Writes ``data`` to ``path`` as the CLI's ``-o`` does: what the path points at is looked
+    at first (a symbolic link stays and its target is replaced; a device, FIFO or socket is
+    written directly, never renamed over; a directory is refused), and a file is replaced
+    whole, through a temporary file beside it, so it is complete or as it was."""
+    import stat
+    import tempfile
+
+    target = os.path.realpath(os.fspath(path))
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(f"{os.fspath(path)}: is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        with open(target, "wb") as out:
+            out.write(data)
+        return
+    folder = os.path.dirname(target) or "."
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=".sb-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        if mode is not None:
+            os.chmod(temp, stat.S_IMODE(mode))
+        os.replace(temp, target)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
 
 
 class ReadResult(_Result):

@@ -39,3 +39,23 @@ def test_explain_writes_the_page_to_a_path(tmp_path):
 def test_explain_refuses_more_than_a_page():
     with pytest.raises(ValueError, match="at most 1000 records"):
         sb.explain([PUZZLE] * 1001)
+
+
+def test_explain_looks_at_the_path_before_writing(tmp_path):
+    page = sb.explain([PUZZLE])
+    # A symbolic link stays; its target gets the page.
+    target = tmp_path / "target.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    sb.explain([PUZZLE], link)
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8") == page
+    # A directory is refused and left as it was.
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError):
+        sb.explain([PUZZLE], folder)
+    assert list(folder.iterdir()) == []
+    # No temporary file is left beside the page.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "link.html", "target.html"]

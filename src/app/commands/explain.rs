@@ -16,6 +16,7 @@ use sudoku_batch::jobs::explain::{
 use sudoku_batch::jobs::rate::{RateStatus, Raters};
 use sudoku_batch::pipeline::Halt;
 
+use super::RatingRun;
 use crate::cli::{RatingArgs, RecordArgs};
 use crate::job::Job;
 use crate::output::{Diagnostics, Output};
@@ -37,7 +38,8 @@ A page holds at most 1000 records (past that: exit 2, no page); split a larger i
   split -l 1000 -d puzzles.txt part-   then one page per part.
 
 --svg DIR writes each step as a standalone SVG file, DIR/LINE-STEP.svg (the record's input
-line, the step's number from 1), the same drawing as the page's. DIR is made if absent; a
+line, the step's number from 1; with several inputs FILE-LINE-STEP.svg, K-FILE-LINE-STEP.svg
+when two share a file name), the same drawing as the page's. DIR is made if absent; a
 path that is not a directory is refused.
 
 Exit codes:
@@ -79,11 +81,8 @@ pub struct ExplainArgs {
 /// The run summary (stderr, and `--stats-json`).
 #[derive(Debug, Serialize)]
 struct Summary {
-    inputs: Vec<String>,
-    ladder: String,
-    max_rating: Option<f64>,
-    threads: usize,
-    seconds: f64,
+    #[serde(flatten)]
+    run: RatingRun,
     svg_files: u64,
     #[serde(flatten)]
     stats: ExplainStats,
@@ -105,14 +104,16 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         diagnostics: Diagnostics::new(args.records.quiet),
     };
     let several = job.inputs.len() > 1;
-    for input in &job.inputs {
+    let prefixes = svg_prefixes(&job.inputs);
+    for (input, prefix) in job.inputs.iter().zip(&prefixes) {
         let label = input.label();
         let reader = job.open(input)?;
         page.set_file(several.then(|| label.clone()));
         bar.next_input(reader.bytes_read(), totals.stats.records);
         let strict = args.records.report.strict;
         let svg_dir = svg_dir.as_deref();
-        let collect = |r: &mut ExplainRecord| totals.add(&label, r, strict, svg_dir, several, &bar);
+        let svg = svg_dir.map(|dir| (dir, prefix.as_deref()));
+        let collect = |r: &mut ExplainRecord| totals.add(&label, r, strict, svg, &bar);
         job.stage(reader, &work, collect, &mut page, &bar)?;
     }
     let out = page
@@ -124,11 +125,7 @@ pub fn run(args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         .diagnostics
         .finish("the page has every record's message");
     let summary = Summary {
-        inputs: job.inputs.iter().map(Input::label).collect(),
-        ladder: args.rating.ladder.to_string(),
-        max_rating: args.rating.max_rating.map(|d| f64::from(d.0) / 10.0),
-        threads: job.threads,
-        seconds: job.seconds(),
+        run: RatingRun::new(&job, &args.rating),
         svg_files: totals.svg_files,
         stats: totals.stats,
     };
@@ -172,8 +169,7 @@ impl Totals {
         label: &str,
         r: &ExplainRecord,
         strict: bool,
-        svg: Option<&Path>,
-        several: bool,
+        svg: Option<(&Path, Option<&str>)>,
         bar: &Bar,
     ) -> Result<(), Halt> {
         if self.stats.records >= RECORD_LIMIT {
@@ -187,9 +183,8 @@ impl Totals {
             });
         }
         self.stats.add(r);
-        if let (Some(dir), Some(start)) = (svg, r.start.filter(|_| !r.steps.is_empty())) {
-            let prefix = several.then(|| file_stem(label));
-            self.svg_files += write_svgs(dir, prefix.as_deref(), r, start).map_err(|e| Halt {
+        if let (Some((dir, prefix)), Some(start)) = (svg, r.start.filter(|_| !r.steps.is_empty())) {
+            self.svg_files += write_svgs(dir, prefix, r, start).map_err(|e| Halt {
                 line: r.line,
                 message: format!("{e:#}"),
             })?;
@@ -206,7 +201,29 @@ impl Totals {
     }
 }
 
-/// An input's name as a file name prefix (several inputs: `NAME-LINE-STEP.svg`).
+/// Each input's prefix of its SVG files' names: none for one input; for several its file
+/// name (`NAME-LINE-STEP.svg`), and when two inputs share a file name, its place in the
+/// list too (`K-NAME-LINE-STEP.svg`), so that no file is written twice.
+fn svg_prefixes(inputs: &[Input]) -> Vec<Option<String>> {
+    if inputs.len() < 2 {
+        return vec![None; inputs.len()];
+    }
+    let stems: Vec<String> = inputs.iter().map(|i| file_stem(&i.label())).collect();
+    let shared = (1..stems.len()).any(|i| stems[..i].contains(&stems[i]));
+    stems
+        .into_iter()
+        .enumerate()
+        .map(|(k, stem)| {
+            Some(if shared {
+                format!("{}-{stem}", k + 1)
+            } else {
+                stem
+            })
+        })
+        .collect()
+}
+
+/// An input's name as a file name prefix.
 fn file_stem(label: &str) -> String {
     let name = Path::new(label)
         .file_name()
@@ -250,15 +267,15 @@ fn write_svgs(
 fn print_summary(s: &Summary) {
     let t = &s.stats;
     eprintln!(
-        "sudoku-batch: {} records in {:.2} s ({} thread{}, ladder {}): {} rated, {} not rated, {} steps{}",
-        t.records,
-        s.seconds,
-        s.threads,
-        if s.threads == 1 { "" } else { "s" },
-        s.ladder,
+        "{}{} rated, {} not rated, {} steps{}",
+        s.run.opening(t.records),
         t.rated,
         t.problems,
         t.steps,
-        if s.svg_files > 0 { format!(", {} SVG files", s.svg_files) } else { String::new() },
+        if s.svg_files > 0 {
+            format!(", {} SVG files", s.svg_files)
+        } else {
+            String::new()
+        },
     );
 }

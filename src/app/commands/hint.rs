@@ -8,13 +8,13 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use sudoku_batch::io::passthrough::Columns;
-use sudoku_batch::io::Input;
 use sudoku_batch::jobs::hint::{
     HintFormat, HintRecord, HintStats, HintStatus, HintWork, HintWriter,
 };
 use sudoku_batch::jobs::rate::Raters;
 use sudoku_batch::pipeline::{Halt, NoFold, OnWorkers, Render};
 
+use super::RatingRun;
 use crate::cli::{RatingArgs, RecordArgs};
 use crate::job::Job;
 use crate::output::Diagnostics;
@@ -95,11 +95,8 @@ pub struct HintArgs {
 /// The run summary (stderr, and `--stats-json`).
 #[derive(Debug, Serialize)]
 struct Summary {
-    inputs: Vec<String>,
-    ladder: String,
-    max_rating: Option<f64>,
-    threads: usize,
-    seconds: f64,
+    #[serde(flatten)]
+    run: RatingRun,
     #[serde(flatten)]
     stats: HintStats,
 }
@@ -143,11 +140,7 @@ pub fn run(args: &HintArgs) -> anyhow::Result<ExitCode> {
         .diagnostics
         .finish("--format jsonl gives every record's message");
     let summary = Summary {
-        inputs: job.inputs.iter().map(Input::label).collect(),
-        ladder: args.rating.ladder.to_string(),
-        max_rating: args.rating.max_rating.map(|d| f64::from(d.0) / 10.0),
-        threads: job.threads,
-        seconds: job.seconds(),
+        run: RatingRun::new(&job, &args.rating),
         stats: totals.stats,
     };
     if !args.records.quiet {
@@ -181,12 +174,8 @@ impl Totals {
 fn print_summary(s: &Summary) {
     let t = &s.stats;
     eprintln!(
-        "sudoku-batch: {} records in {:.2} s ({} thread{}, ladder {}): {} steps, {} solved, {} capped, {} multiple, {} unsolvable, {} invalid, {} malformed{}",
-        t.records,
-        s.seconds,
-        s.threads,
-        if s.threads == 1 { "" } else { "s" },
-        s.ladder,
+        "{}{} steps, {} solved, {} capped, {} multiple, {} unsolvable, {} invalid, {} malformed{}",
+        s.run.opening(t.records),
         t.steps,
         t.solved,
         t.capped,
@@ -194,6 +183,10 @@ fn print_summary(s: &Summary) {
         t.unsolvable,
         t.invalid,
         t.malformed,
-        if t.failed > 0 { format!(", {} failed", t.failed) } else { String::new() },
+        if t.failed > 0 {
+            format!(", {} failed", t.failed)
+        } else {
+            String::new()
+        },
     );
 }

@@ -15,7 +15,11 @@ pub mod verify;
 use std::io::Write;
 use std::process::ExitCode;
 
-use crate::cli::{Cli, Command};
+use serde::Serialize;
+use sudoku_batch::io::Input;
+
+use crate::cli::{Cli, Command, RatingArgs};
+use crate::job::Job;
 
 /// Run the chosen subcommand.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -49,4 +53,36 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// What the summaries of `hint` and `explain` open with (stderr and `--stats-json`).
+#[derive(Debug, Serialize)]
+pub struct RatingRun {
+    inputs: Vec<String>,
+    ladder: String,
+    max_rating: Option<f64>,
+    threads: usize,
+    seconds: f64,
+}
+
+impl RatingRun {
+    /// The run of `job`, rated as `rating` says, so far.
+    pub fn new(job: &Job, rating: &RatingArgs) -> RatingRun {
+        RatingRun {
+            inputs: job.inputs.iter().map(Input::label).collect(),
+            ladder: rating.ladder.to_string(),
+            max_rating: rating.max_rating.map(|d| f64::from(d.0) / 10.0),
+            threads: job.threads,
+            seconds: job.seconds(),
+        }
+    }
+
+    /// `sudoku-batch: N records in S s (T threads, ladder L): `, the summary line's start.
+    pub fn opening(&self, records: u64) -> String {
+        let plural = if self.threads == 1 { "" } else { "s" };
+        format!(
+            "sudoku-batch: {records} records in {:.2} s ({} thread{plural}, ladder {}): ",
+            self.seconds, self.threads, self.ladder
+        )
+    }
 }
