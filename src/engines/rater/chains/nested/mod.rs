@@ -55,6 +55,13 @@
 //! 2026-12-05: 11,019 of 16,325 on three puzzles). Levels 1-3 share one scratch, and so
 //! one memo.
 //!
+//! The static producers nested at levels 2 and 3 read each reduced grid's links a
+//! thousand times and more (a breadth-first search per start and pass, a propagation per
+//! digit of a cell and place of a house): the links are listed once per grid ([`Graph`],
+//! as the step's own producers do), not computed off the board at each read (measured
+//! 2026-12-06 with callgrind on line 3 of forum_hardest_1905_11+, ER 11.0, Zen 5:
+//! 7.02 → 4.54 G instructions, the ratings and steps the same).
+//!
 //! # Layer
 //!
 //! The top of the chain producers: [`Nest`] is the driver the dynamic propagations call
@@ -73,6 +80,7 @@ mod multiple;
 
 use super::forcing::Search;
 use super::shared::bits::CandSet;
+use super::shared::links::Graph;
 use crate::engines::rater::board::{Board, HOUSE_CELLS};
 use hint::Nested;
 pub(crate) use memo::{Emit, Reduced};
@@ -98,6 +106,8 @@ pub(crate) struct Nest {
     /// Every hint of nested forcing chains of level 2 (from level 5).
     nested: Option<Box<dynamic::Every>>,
     board: Board,
+    /// The links of `board`, listed once for the static producers (levels 2 and 3).
+    graph: Box<Graph>,
     hints: Vec<Nested>,
     /// (hash of the removals, place in the sorted hints).
     keyed: Vec<(u64, u32)>,
@@ -121,6 +131,7 @@ impl Nest {
             dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
             nested: (level >= 5).then(|| dynamic::Every::new(2)),
             board: Board::blank(),
+            graph: Graph::new(),
             hints: Vec::with_capacity(n),
             keyed: Vec::with_capacity(n),
             dropped: Vec::with_capacity(n),
@@ -184,10 +195,10 @@ impl Nest {
         self.hints.clear();
         let (src, b, out) = (grid.src, &self.board, &mut self.hints);
         match producer {
-            Producer::Forcing => forcing::every_hint(&mut self.search, src, b, out),
+            Producer::Forcing => forcing::every_hint(&mut self.search, (src, b, &self.graph), out),
             Producer::Multiple => {
                 let every = self.every.as_mut().expect("level 3 has the scratch");
-                every.hints(src, b, out);
+                every.hints(src, b, &mut self.graph, out);
             }
             Producer::Dynamic => {
                 let every = self.dynamic.as_mut().expect("level 4 has the scratch");
@@ -208,7 +219,8 @@ impl Nest {
         self.memo.keep((grid, e), producer, kept)
     }
 
-    /// The reduced grid, in `self.board`.
+    /// The reduced grid, in `self.board`, and its links in `self.graph` (below level 4,
+    /// where the producers nested are static).
     fn build(&mut self, grid: Reduced<'_>) {
         let b = &mut self.board;
         b.cands = *grid.cands;
@@ -222,6 +234,9 @@ impl Nest {
                 }
                 b.pos[h][d] = m;
             }
+        }
+        if self.level <= 3 {
+            self.graph.load(&self.board);
         }
     }
 
