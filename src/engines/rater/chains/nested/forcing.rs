@@ -15,19 +15,23 @@ use crate::engines::rater::chains::forcing::{Back, Pass, Search, Visit, PATH};
 use crate::engines::rater::chains::shared::bits::CandSet;
 use crate::engines::rater::chains::shared::key::Key;
 use crate::engines::rater::chains::shared::links::{
-    cell_of, conjugate, digit_of, is_on, potential, Live,
+    cell_of, conjugate, digit_of, is_on, potential, Graph,
 };
 use crate::engines::rater::chains::shared::nest_set::fingerprint;
 
-/// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
-/// reduced from `src`, in discovery order, appended to `out`; a hint that removes nothing
-/// is left out.
-pub(crate) fn every_hint(search: &mut Search, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+/// Every hint of the producer on `b` (its links listed in `graph`), a grid the assumptions
+/// of a dynamic propagation reduced from `src`, in discovery order, appended to `out`; a
+/// hint that removes nothing is left out.
+pub(crate) fn every_hint(
+    search: &mut Search,
+    (src, b, graph): (&Board, &Board, &Graph),
+    out: &mut Vec<Nested>,
+) {
     for pass in Pass::ALL {
         for c in cells_of(b.open).filter(|&c| pass.starts(b, c)) {
             for d in digits_of(b.cands[c]) {
                 let root = potential(c, d, true);
-                every_from_on(search, (src, b), root, pass, out);
+                every_from_on(search, (src, b, graph), root, pass, out);
                 if pass != Pass::Y {
                     let mut visit = FromOff {
                         src,
@@ -36,7 +40,7 @@ pub(crate) fn every_hint(search: &mut Search, src: &Board, b: &Board, out: &mut 
                         pass,
                         out,
                     };
-                    search.walk(&Live(b), pass.rules(), conjugate(root), &mut visit);
+                    search.walk(graph, pass.rules(), conjugate(root), &mut visit);
                 }
             }
         }
@@ -47,12 +51,11 @@ pub(crate) fn every_hint(search: &mut Search, src: &Board, b: &Board, out: &mut 
 /// `doForcingChains` from "root on").
 fn every_from_on(
     search: &mut Search,
-    (src, b): (&Board, &Board),
+    (src, b, links): (&Board, &Board, &Graph),
     root: u16,
     pass: Pass,
     out: &mut Vec<Nested>,
 ) {
-    let links = &Live(b);
     let rules = pass.rules();
     let mut visit = FromOn {
         src,

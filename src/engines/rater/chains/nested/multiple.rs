@@ -14,7 +14,7 @@ use crate::engines::rater::board::Board;
 use crate::engines::rater::chains::multiple::{Implied, BASE};
 use crate::engines::rater::chains::shared::bits::CandSet;
 use crate::engines::rater::chains::shared::eureka::{Tree, ROOT};
-use crate::engines::rater::chains::shared::links::{cell_of, is_on, potential, Live};
+use crate::engines::rater::chains::shared::links::{cell_of, is_on, potential, Graph};
 
 /// The propagations of one cell's digits and of one house's places.
 pub(crate) struct Every {
@@ -28,22 +28,29 @@ impl Every {
         })
     }
 
-    /// Every hint of the producer on `b`, a grid the assumptions of a dynamic propagation
-    /// reduced from `src`, in SE's discovery order, appended to `out`.
-    pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
+    /// Every hint of the producer on `b` (its links listed in `graph`), a grid the
+    /// assumptions of a dynamic propagation reduced from `src`, in SE's discovery order,
+    /// appended to `out`.
+    pub(crate) fn hints(
+        &mut self,
+        src: &Board,
+        b: &Board,
+        graph: &mut Graph,
+        out: &mut Vec<Nested>,
+    ) {
         self.branches
-            .every((src, b), 3, &mut (), out, |branches, _, (c, v), _| {
-                branches.per_digit[v].propagate_on(b, potential(c, v, true), &mut ());
+            .every((src, b), 3, graph, out, |branches, graph, (c, v), _| {
+                branches.per_digit[v].propagate_on(b, potential(c, v, true), graph);
             });
     }
 }
 
 impl Branch for Implied {
-    /// A static propagation needs the grid's links alone, read as they go.
-    type Nesting = ();
+    /// A static propagation needs the grid's links alone, listed once a grid.
+    type Nesting = Graph;
 
-    fn propagate_on(&mut self, b: &Board, root: u16, _: &mut ()) {
-        self.propagate(&Live(b), root);
+    fn propagate_on(&mut self, _: &Board, root: u16, graph: &mut Graph) {
+        self.propagate(graph, root);
     }
 
     fn base(&self) -> f64 {

@@ -178,7 +178,8 @@ impl Graph {
         self.ons.clear();
         let mut buf = [0u16; 32];
         for c in crate::engines::rater::board::cells_of(b.open) {
-            let others = (b.cands[c].count_ones() - 1) as u8;
+            // An assumption may empty a cell (of a nested chain's reduced grid).
+            let others = b.cands[c].count_ones().saturating_sub(1) as u8;
             for d in digits_of(b.cands[c]) {
                 let i = c * 9 + d;
                 let n = on_to_off(b, potential(c, d, true), true, &mut buf);
@@ -243,5 +244,41 @@ mod tests {
         assert_eq!(out[8], potential(1, 0, false));
         assert_eq!(out[16], potential(3, 0, false));
         assert_eq!(out[22], potential(27, 0, false));
+    }
+
+    /// The lists a graph reads give what the links computed off the board give, under
+    /// each rule, on a grid an assumption reduced (a cell emptied among its cells).
+    #[test]
+    fn a_graph_lists_the_live_links() {
+        let puzzle =
+            b"..1.....7...89..........6..26..3.......5...749...........1.4.5.83.............2..";
+        let cells: [u8; 81] = std::array::from_fn(|c| puzzle[c].saturating_sub(b'0') % 10);
+        let mut b = Board::blank();
+        b.load(&cells);
+        for (c, digits) in [(0, 0b1_1111_1111u16), (1, 0b1_1111_1000), (20, 0b110)] {
+            b.remove_mask(c, digits);
+        }
+        let mut graph = Graph::new();
+        graph.load(&b);
+        let (mut a, mut g) = ([0u16; 32], [0u16; 32]);
+        let (mut x, mut h) = ([0u16; 4], [0u16; 4]);
+        let mut strong = 0;
+        for c in crate::engines::rater::board::cells_of(b.open) {
+            for d in digits_of(b.cands[c]) {
+                for y in [false, true] {
+                    let on = potential(c, d, true);
+                    let n = on_to_off(&b, on, y, &mut a);
+                    assert_eq!(&a[..n], Links::on_to_off(&*graph, on, y, &mut g));
+                    let rules = Rules { x: !y, y };
+                    for rules in [rules, Rules { x: true, y: true }] {
+                        let off = conjugate(on);
+                        let n = off_to_on(&b, off, rules, &mut x);
+                        assert_eq!(&x[..n], Links::off_to_on(&*graph, off, rules, &mut h));
+                        strong += n;
+                    }
+                }
+            }
+        }
+        assert!(strong > 0);
     }
 }
