@@ -120,11 +120,11 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Count `records` more worked on, and tell the sink unless it was told less than
-    /// [`REPORT_MILLIS`] ago (one worker reports at a time).
-    pub(super) fn add(&self, records: u64) {
+    /// Count `records` more worked on by `now`, and tell the sink unless it was told less
+    /// than [`REPORT_MILLIS`] ago (one worker reports at a time).
+    pub(super) fn add(&self, records: u64, now: Instant) {
         let worked = self.worked.fetch_add(records, Ordering::Relaxed) + records;
-        let now = self.start.elapsed().as_millis() as u64;
+        let now = now.saturating_duration_since(self.start).as_millis() as u64;
         let until = self.quiet_until.load(Ordering::Relaxed);
         if now >= until
             && self
@@ -185,7 +185,7 @@ impl<'s> Stretch<'s> {
         if self.records > 0 {
             let nanos = now.duration_since(self.since).as_nanos() as u64;
             self.pace.note(self.records, nanos);
-            self.tally.add(self.records);
+            self.tally.add(self.records, now);
             self.records = 0;
         }
         self.piece = self.pace.piece() as u64;
