@@ -5,7 +5,8 @@
 //! pipeline has done what it must do meanwhile (another worker started a record, the progress
 //! sink heard of one), with a bound that fails the test instead of hanging it.
 
-use std::io::Write;
+mod common;
+
 use std::sync::{Condvar, Mutex};
 use std::thread::ThreadId;
 use std::time::Duration;
@@ -22,13 +23,7 @@ const BOUND: Duration = Duration::from_secs(10);
 /// A line file of `n` copies of one puzzle: the first line read alone (for a BOM), the others
 /// one block of lines for `n` up to ~60.
 fn file(dir: &std::path::Path, n: usize) -> Input {
-    let path = dir.join(format!("in-{n}.txt"));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    for _ in 0..n {
-        writeln!(out, "{PUZZLE}").unwrap();
-    }
-    out.flush().unwrap();
-    Input::Path(path)
+    common::copies_file(dir, PUZZLE, n)
 }
 
 /// A count that threads wait on.
