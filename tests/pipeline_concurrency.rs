@@ -4,6 +4,8 @@
 //! run (never a hang) with exactly the records before it written; and on an input that stays
 //! open (a FIFO), a halt is reported without waiting for the input to end.
 
+mod common;
+
 use std::io::Write;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -40,13 +42,7 @@ impl Sink<(u64, bool)> for Lines {
 
 /// A line file of `n` copies of one puzzle.
 fn file(dir: &std::path::Path, n: usize) -> Input {
-    let path = dir.join(format!("in-{n}.txt"));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    for _ in 0..n {
-        writeln!(out, "{PUZZLE}").unwrap();
-    }
-    out.flush().unwrap();
-    Input::Path(path)
+    common::copies_file(dir, PUZZLE, n)
 }
 
 /// What a run should do besides working.

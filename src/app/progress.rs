@@ -120,6 +120,10 @@ impl Drop for Bar {
 impl Progress for Bar {
     fn update(&self, records: u64) {
         let records = self.records_before + records;
+        // The workers and the collecting thread report; a count that arrives late is stale.
+        if records < self.bar.position() {
+            return;
+        }
         self.bar.set_position(records);
         let secs = self.bar.elapsed().as_secs_f64().max(1e-9);
         self.bar

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use super::pace::Stretch;
 use super::{Fold, Halt, Sink, Stages, Work};
 use crate::io::reader::{Parsed, RawBatch, RawItem};
 
@@ -96,10 +97,11 @@ impl<T> Worked<T> {
 }
 
 /// A fold part lent to a worker for a stretch of items; it goes back to the stages' parts
-/// when dropped.
+/// when dropped. The stretch times the items worked on whole (see [`super::pace`]).
 struct Lease<'p, P> {
     part: Option<P>,
     home: &'p Mutex<Vec<P>>,
+    stretch: Stretch<'p>,
 }
 
 impl<P> Drop for Lease<'_, P> {
@@ -128,18 +130,71 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
         }
         let mut done = Vec::with_capacity(batch.len());
         let (bytes, items) = batch.into_parts();
-        let work = |item| self.work.record(bytes.parse(item));
-        match &self.pool {
-            Some(pool) => pool.install(|| {
-                items
-                    .into_par_iter()
-                    .with_min_len(16)
-                    .map(work)
-                    .collect_into_vec(&mut done)
-            }),
-            None => done.extend(items.into_iter().map(work)),
-        }
+        self.in_pieces(items, &mut done, |item| self.work.record(bytes.parse(item)));
         Worked::plain(done)
+    }
+
+    /// `work` on every item into `done`, in order: in pieces of at most [`Pace::piece`] items
+    /// that the workers take as they come free (rayon splits a piece in two down to 16 items,
+    /// or half a piece when that is fewer), each stretch of a worker's items timed and
+    /// counted.
+    ///
+    /// [`Pace::piece`]: super::pace::Pace::piece
+    fn in_pieces<I: Send>(&self, items: Vec<I>, done: &mut Vec<T>, work: impl Fn(I) -> T + Sync) {
+        let one = |stretch: &mut Stretch<'_>, item| {
+            let result = work(item);
+            stretch.add(1);
+            result
+        };
+        match &self.pool {
+            Some(pool) => {
+                let piece = self.pace.piece();
+                pool.install(|| {
+                    items
+                        .into_par_iter()
+                        .with_min_len((piece / 2).clamp(1, 16))
+                        .with_max_len(piece)
+                        .map_init(|| self.stretch(), one)
+                        .collect_into_vec(done)
+                })
+            }
+            None => {
+                let mut stretch = self.stretch();
+                done.extend(items.into_iter().map(|item| one(&mut stretch, item)));
+            }
+        }
+    }
+
+    /// A new stretch of one worker's records.
+    fn stretch(&self) -> Stretch<'_> {
+        Stretch::new(&self.pace, &self.tally)
+    }
+
+    /// One item's records (parsed) worked on in pieces shared out to the workers (records
+    /// that take long: see [`super::pace`]), then kept in order as [`keep`](Self::keep) does.
+    fn keep_shared(
+        &self,
+        f: &mut Filling<'_, T>,
+        lease: &mut Lease<'_, F::Part>,
+        parsed: Vec<Parsed>,
+    ) {
+        // The pieces time themselves: the lease's stretch ends before and starts again after.
+        lease.stretch.end();
+        let mut done = Vec::with_capacity(parsed.len());
+        self.in_pieces(parsed, &mut done, |r| self.one(r));
+        for result in done {
+            self.keep(f, lease, result);
+        }
+        lease.stretch.end();
+    }
+
+    /// The result of one record as [`RawBytes::each`] gives it.
+    #[inline]
+    fn one(&self, r: Parsed) -> T {
+        match r {
+            Parsed::Puzzle { line, puzzle } => self.work.puzzle(line, puzzle),
+            Parsed::Record(r) => self.work.record(r),
+        }
     }
 
     /// [`work_batch`](Self::work_batch) for a batch whose items may stand for several records
@@ -167,16 +222,19 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
             rendered,
         );
         // Per item: its bytes (in its region, or its own vector when `growing`), and the
-        // results kept (at the front of its slots) with their marks (see `Filling`).
+        // results kept (at the front of its slots) with their marks (see `Filling`). An item
+        // whose records take long is shared out in pieces, its results then kept here.
         let fill = |lease: &mut Lease<'_, F::Part>, (item, place): (RawItem, Place<'_, T>)| {
             let mut filling = Filling::new(place, growing);
-            bytes.each(item, |r| {
-                let result = match r {
-                    Parsed::Puzzle { line, puzzle } => self.work.puzzle(line, puzzle),
-                    Parsed::Record(r) => self.work.record(r),
-                };
-                self.keep(&mut filling, lease, result);
-            });
+            let records = item.records();
+            if self.pace.shares(records) {
+                let mut parsed = Vec::with_capacity(records);
+                bytes.each(item, |r| parsed.push(r));
+                self.keep_shared(&mut filling, lease, parsed);
+            } else {
+                bytes.each(item, |r| self.keep(&mut filling, lease, self.one(r)));
+                lease.stretch.add(records);
+            }
             filling.finish()
         };
         let filled = self.fan_out(items, places, fill);
@@ -190,14 +248,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
         if self.render.is_none() {
             return Worked::plain(done);
         }
-        // Each kept result's mark, from its item's start to the batch's.
-        let mut at = 0;
-        for (span, &(_, kept, _)) in spans.iter().zip(&filled) {
-            for mark in &mut marks[at..at + kept] {
-                mark.byte += span.start;
-            }
-            at += kept;
-        }
+        shift_marks(&mut marks, &spans, &filled);
         Worked {
             done,
             records: total,
@@ -252,6 +303,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
                 spare.unwrap_or_default()
             }),
             home: &self.parts,
+            stretch: self.stretch(),
         };
         let mut filled = Vec::with_capacity(items.len());
         match &self.pool {
@@ -350,6 +402,17 @@ impl<'b, T> Filling<'b, T> {
             "an item gave other than its records"
         );
         (self.at, self.kept, self.own)
+    }
+}
+
+/// Each kept result's mark, from its item's start to the batch's.
+fn shift_marks(marks: &mut [Mark], spans: &[Span], filled: &[Filled]) {
+    let mut at = 0;
+    for (span, &(_, kept, _)) in spans.iter().zip(filled) {
+        for mark in &mut marks[at..at + kept] {
+            mark.byte += span.start;
+        }
+        at += kept;
     }
 }
 

@@ -16,10 +16,16 @@
 //! on the workers too, into per-worker totals: only the others (bad records, for messages and
 //! `--strict`) are kept for the collect step, and the fine ones are never stored.
 //!
+//! A batch's blocks of lines go to the workers whole while records are quick; when they are
+//! slow (hard puzzles: up to seconds each), a block's records are shared out in pieces sized
+//! by the time records take, so that a file of a few dozen hard puzzles keeps every core busy,
+//! and the progress sink hears of records as they finish, not once per batch (`pace.rs`).
+//!
 //! The parts: this file holds what callers use (the traits, [`run_stages`], [`run_rendered`])
 //! and the run of a small input on the calling thread; `blocks.rs` works on one batch (its
 //! records fanned out to the workers, results into their slots, rendered into their
-//! regions, folded); `schedule.rs` is the threaded run (the reader thread, the batches in
+//! regions, folded); `pace.rs` sizes the pieces of work from the time per record and counts
+//! the records worked on; `schedule.rs` is the threaded run (the reader thread, the batches in
 //! flight, the collect step in input order, the writer thread).
 
 use std::io;
@@ -32,15 +38,20 @@ use crate::grid::Grid;
 use crate::io::reader::{RawBatch, Record, RecordReader};
 
 mod blocks;
+mod pace;
 mod schedule;
+
+use pace::{Pace, Tally};
 
 /// Records per batch: large enough that handing a batch between threads costs nothing per
 /// record, small enough that a few batches in flight keep memory flat.
 pub const BATCH: usize = 4096;
 
-/// Told about the run's progress once per batch. The default does nothing.
+/// Told about the run's progress as records are done: from the workers at most every
+/// 100 ms, and once per batch collected. The default does nothing.
 pub trait Progress: Sync {
-    /// Records processed so far in this input (after a batch was done).
+    /// Records processed so far in this input. Called from any thread; two calls close
+    /// together may come in either order.
     fn update(&self, _records: u64) {}
 }
 
@@ -312,7 +323,8 @@ pub fn run_rendered<T: Send, W: Work<T>, F: Fold<T>>(
         fold: on.fold.filter(|_| on.render.is_some()),
         spare: Mutex::new(Vec::new()),
         parts: Mutex::new(Vec::new()),
-        progress,
+        pace: Pace::default(),
+        tally: Tally::new(progress),
     };
     let records = stages.run(reader, batch, collect, sink)?;
     let parts = stages.parts.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -337,7 +349,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
             return self.threaded(reader, first, batch, &mut collect, sink);
         }
         let (worked, halt) = self.work_batch(first).collect(&mut collect);
-        self.progress.update(worked.records as u64);
+        self.tally.report();
         sink.start()
             .and_then(|()| worked.write(sink))
             .and_then(|()| sink.flush())
@@ -363,7 +375,10 @@ struct Stages<'a, T, W, F: Fold<T>> {
     spare: Mutex<Vec<Vec<u8>>>,
     /// The fold's parts not in use by a worker (one per worker that has folded).
     parts: Mutex<Vec<F::Part>>,
-    progress: &'a dyn Progress,
+    /// The time per record, which sizes the pieces of work handed out.
+    pace: Pace,
+    /// The records worked on, for the progress sink.
+    tally: Tally<'a>,
 }
 
 fn halted_at(path: String, h: Halt) -> PipelineError {

@@ -10,7 +10,8 @@ use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use super::blocks::Worked;
-use super::{halted_at, Fold, Halt, PipelineError, Progress, Sink, Stages, Work};
+use super::pace::Tally;
+use super::{halted_at, Fold, Halt, PipelineError, Sink, Stages, Work};
 use crate::error::InputError;
 use crate::io::reader::{RawBatch, RecordReader};
 
@@ -188,7 +189,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
             };
             *next += 1;
             let collected = done.collect(collect);
-            if !ended.hand_on(collected, self.progress, out) {
+            if !ended.hand_on(collected, &self.tally, out) {
                 return false;
             }
         }
@@ -213,7 +214,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
                 Err(TryRecvError::Empty) => {
                     if let Some(done) = pending.take() {
                         let collected = done.collect(collect);
-                        if !ended.hand_on(collected, self.progress, out) {
+                        if !ended.hand_on(collected, &self.tally, out) {
                             return ended;
                         }
                     }
@@ -231,7 +232,7 @@ impl<T: Send, W: Work<T>, F: Fold<T>> Stages<'_, T, W, F> {
             let worked = next.map(|batch| self.work_batch(batch));
             let collected = pending.take().map(|done| done.collect(collect));
             if let Some(c) = collected {
-                if !ended.hand_on(c, self.progress, out) {
+                if !ended.hand_on(c, &self.tally, out) {
                     return ended;
                 }
             }
@@ -334,11 +335,11 @@ impl Ended {
     fn hand_on<T>(
         &mut self,
         (done, halt): (Worked<T>, Option<Halt>),
-        progress: &dyn Progress,
+        tally: &Tally<'_>,
         out: &SyncSender<Worked<T>>,
     ) -> bool {
         self.records += done.records as u64;
-        progress.update(self.records);
+        tally.report();
         if out.send(done).is_err() {
             return false;
         }

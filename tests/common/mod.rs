@@ -51,6 +51,18 @@ pub fn easy_csv(n: usize) -> String {
     text.lines().take(n).map(|l| format!("{l}\n")).collect()
 }
 
+/// A line file in `dir` of `n` copies of `puzzle` (one per line).
+pub fn copies_file(dir: &Path, puzzle: &str, n: usize) -> sudoku_batch::io::Input {
+    use std::io::Write;
+    let path = dir.join(format!("in-{n}.txt"));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for _ in 0..n {
+        writeln!(out, "{puzzle}").unwrap();
+    }
+    out.flush().unwrap();
+    sudoku_batch::io::Input::Path(path)
+}
+
 /// Run a shell command (for mknod / mkfifo); true when it succeeded.
 pub fn sh(command: &str) -> bool {
     std::process::Command::new("sh")
