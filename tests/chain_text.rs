@@ -114,20 +114,25 @@ fn each_chain_kind_says_what_it_does() {
     }
 }
 
+/// The cells the step's chains name (`r1c2`), as often as they name them.
+fn cells_named(step: &Seen) -> impl Iterator<Item = &str> {
+    step.chains.iter().flat_map(|chain| {
+        let bytes = chain.as_bytes();
+        let cells = bytes.windows(4).filter(|w| w[0] == b'r' && w[2] == b'c');
+        cells.map(|w| std::str::from_utf8(w).expect("ASCII"))
+    })
+}
+
 /// Every cell the chains name is among the cells, each once; every cell placed in or
 /// removed from is in the sentence.
 fn check(step: &Seen) {
     let context = || format!("{}: {}", step.technique, step.chains.join(" | "));
-    for chain in &step.chains {
-        let bytes = chain.as_bytes();
-        for w in bytes.windows(4).filter(|w| w[0] == b'r' && w[2] == b'c') {
-            let cell = std::str::from_utf8(w).expect("ASCII");
-            assert!(
-                step.cells.iter().any(|c| c == cell),
-                "{cell}: {}",
-                context()
-            );
-        }
+    for cell in cells_named(step) {
+        assert!(
+            step.cells.iter().any(|c| c == cell),
+            "{cell}: {}",
+            context()
+        );
     }
     for c in &step.cells {
         let (r, col) = (c.as_bytes()[1] - b'1', c.as_bytes()[3] - b'1');
@@ -166,13 +171,9 @@ fn nested_chain_steps_name_their_cells() {
     assert!(check_paths(&puzzles, None) > 10);
 }
 
-/// The cells of the chains named in a step's branches.
+/// How many distinct cells a step's chains name.
 fn named(step: &Seen) -> usize {
-    let mut cells: Vec<&[u8]> = Vec::new();
-    for chain in &step.chains {
-        let bytes = chain.as_bytes();
-        cells.extend(bytes.windows(4).filter(|w| w[0] == b'r' && w[2] == b'c'));
-    }
+    let mut cells: Vec<&str> = cells_named(step).collect();
     cells.sort();
     cells.dedup();
     cells.len()

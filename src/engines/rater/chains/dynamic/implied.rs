@@ -454,25 +454,15 @@ impl Implied {
     /// is one and it is not yet in `nested` (it is put there); else 0.
     #[inline]
     pub(crate) fn nested_extra(&self, pp: Parents, nested: &mut NestSet<'_>) -> u32 {
-        match self.rule_index(pp.first) {
-            Some(k) => {
-                let chain = self.rule_nested[k];
-                if chain.complexity > 0 && nested.insert(chain.print) {
-                    chain.complexity
-                } else {
-                    0
-                }
-            }
-            None => 0,
-        }
+        count_once(self.nested_chain(pp), nested)
     }
 
-    /// The cells of the nested chain that made a removal with parents `pp` (none for a
+    /// The nested chain that made a removal with parents `pp` ([`NestedChain::NONE`] for a
     /// basic rule's removal or a link's).
     #[inline]
-    pub(crate) fn nested_cells(&self, pp: Parents) -> u128 {
+    pub(crate) fn nested_chain(&self, pp: Parents) -> NestedChain {
         self.rule_index(pp.first)
-            .map_or(0, |k| self.rule_nested[k].cells)
+            .map_or(NestedChain::NONE, |k| self.rule_nested[k])
     }
 
     /// The cells of the nested chains `p` and its ancestors rest on (`parents`: as in
@@ -480,7 +470,7 @@ impl Implied {
     pub(crate) fn nested_cells_under(&self, p: u16, parents: Option<Parents>) -> u128 {
         let mut cells = 0;
         self.walk(p, parents, |_, pp| {
-            cells |= self.nested_cells(pp);
+            cells |= self.nested_chain(pp).cells;
             0
         });
         cells
@@ -520,6 +510,17 @@ impl Implied {
             next = stack.pop().map(|x| (x, self.parents_of(x)));
         }
         count
+    }
+}
+
+/// The complexity of `chain` if it is a nested chain not yet in `nested` (it is put there);
+/// else 0.
+#[inline]
+pub(crate) fn count_once(chain: NestedChain, nested: &mut NestSet<'_>) -> u32 {
+    if chain.complexity > 0 && nested.insert(chain.print) {
+        chain.complexity
+    } else {
+        0
     }
 }
 

@@ -21,7 +21,7 @@ use super::hint::Nested;
 use super::Nest;
 use crate::engines::rater::board::{Board, HOUSE_MASK};
 // The circle SE's nesting has: nested chains of levels 4 and 5 run dynamic forcing chains.
-use crate::engines::rater::chains::dynamic::{Implied, Parents, BASES};
+use crate::engines::rater::chains::dynamic::{count_once, Implied, Parents, BASES};
 use crate::engines::rater::chains::shared::bits::CandSet;
 use crate::engines::rater::chains::shared::cell_region::gather;
 use crate::engines::rater::chains::shared::key::Key;
@@ -173,7 +173,8 @@ fn rule_walk(
     let count = x.walk(p, parents, |q, pp| {
         // The chain as a set: SE's `FullChain` compares the chains' potentials.
         print = print.wrapping_add(mix(q));
-        *cells |= 1u128 << cell_of(q) | x.nested_cells(pp);
+        let chain = x.nested_chain(pp);
+        *cells |= 1u128 << cell_of(q) | chain.cells;
         if is_on(q) {
             let (c, d) = (cell_of(q), digit_of(q));
             match pp.house(c) {
@@ -182,7 +183,7 @@ fn rule_walk(
                 None => {}
             }
         }
-        x.nested_extra(pp, nested)
+        count_once(chain, nested)
     });
     (count, print)
 }
