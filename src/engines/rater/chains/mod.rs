@@ -97,6 +97,9 @@ pub(crate) struct Chains {
     nested_cells: u128,
     /// The last grid on which Nishio forcing chains found nothing.
     nishio_quiet: Quiet,
+    /// The last grid on which "Forcing Chains & Cycles" found nothing (its candidates and
+    /// open cells): nested chains on it skip searches that cannot find a hint.
+    forcing_quiet: Option<([u16; CELLS], u128)>,
 }
 
 /// Which producer found the last step: what [`Chains::explain`] writes out.
@@ -212,6 +215,7 @@ impl Chains {
             last: Last::None,
             nested_cells: 0,
             nishio_quiet: Quiet::new(),
+            forcing_quiet: None,
         })
     }
 
@@ -300,6 +304,7 @@ impl Chains {
         self.search
             .find(b, &self.graph, &self.closure, solution, &mut self.best);
         if self.best.key.complexity == u32::MAX {
+            self.forcing_quiet = Some((b.cands, b.open));
             return false;
         }
         self.fill(b, hint);
@@ -355,6 +360,8 @@ impl Chains {
     /// the best, in `hint`.
     pub(crate) fn plus(&mut self, b: &Board, hint: &mut Hint, level: u8) -> bool {
         self.plus.set_level(level);
+        self.plus
+            .set_quiet(self.forcing_quiet == Some((b.cands, b.open)));
         let Some(found) = self.plus.find(b) else {
             return false;
         };

@@ -146,6 +146,12 @@ impl Dynamic {
         self.base = BASES[level as usize];
     }
 
+    /// Whether the boards [`Dynamic::find`] is given next are ones on which "Forcing Chains
+    /// & Cycles" found nothing (the nested searches need not run some of theirs).
+    pub(crate) fn set_quiet(&mut self, quiet: bool) {
+        self.nest.set_quiet(quiet);
+    }
+
     /// The producer: the first of the least hints.
     pub(crate) fn find(&mut self, b: &Board) -> Option<Found> {
         let mut best: Option<Found> = None;

@@ -79,6 +79,7 @@ mod forcing;
 pub(crate) mod hint;
 mod memo;
 mod multiple;
+mod reach;
 
 use super::forcing::Search;
 use super::shared::bits::CandSet;
@@ -104,6 +105,11 @@ pub(crate) struct Nest {
     /// forcing chains instead of both; 5: nested chains of level 2 after those.
     level: u8,
     search: Search,
+    /// Which of its searches can find a hint on a reduced grid.
+    reach: Box<reach::Reach>,
+    /// Whether "Forcing Chains & Cycles" found nothing on the step's grid: then
+    /// [`reach`] tells the searches that need not run.
+    quiet: bool,
     every: Option<Box<multiple::Every>>,
     dynamic: Option<Box<dynamic::Every>>,
     /// Every hint of nested forcing chains of level 2 (from level 5).
@@ -130,6 +136,8 @@ impl Nest {
         Box::new(Nest {
             level,
             search: Search::new(),
+            reach: reach::Reach::new(),
+            quiet: false,
             every: (level >= 3).then(multiple::Every::new),
             dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
             nested: (level >= 5).then(|| dynamic::Every::new(2)),
@@ -145,6 +153,12 @@ impl Nest {
     /// Nest as level `level` does (1 to 5; the scratch of a level is made at `new` or never).
     pub(crate) fn set_level(&mut self, level: u8) {
         self.level = level;
+    }
+
+    /// Whether the grids asked for next are reduced from a step's grid on which "Forcing
+    /// Chains & Cycles" found nothing (the ladder ran it there first).
+    pub(crate) fn set_quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
     }
 
     /// The hints of the basic rules of (+) on `grid`, as `emit(parents, removals,
@@ -200,7 +214,11 @@ impl Nest {
         // Against every candidate: the hints' parents are then their supports ([`memo`]).
         let (src, b, out) = (self.memo.every(), &self.board, &mut self.hints);
         match producer {
-            Producer::Forcing => forcing::every_hint(&mut self.search, (src, b, &self.graph), out),
+            Producer::Forcing => {
+                let quiet = self.quiet.then_some(grid.src);
+                let scratch = (&mut self.search, &mut *self.reach);
+                forcing::every_hint(scratch, (src, b, &self.graph), quiet, out);
+            }
             Producer::Multiple => {
                 let every = self.every.as_mut().expect("level 3 has the scratch");
                 every.hints(src, b, &mut self.graph, out);
