@@ -332,7 +332,7 @@ mod tests {
         let mut out = Vec::new();
         let scratch = (&mut Search::new(), &mut *Reach::new());
         forcing::every_hint(scratch, (src, b, &graph), None, &mut out);
-        multiple::Every::new().hints(src, b, &mut graph, &mut out);
+        multiple::Every::new().hints((src, b), &mut graph, None, &mut out);
         out
     }
 

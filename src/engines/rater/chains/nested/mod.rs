@@ -84,11 +84,14 @@ mod reach;
 use super::forcing::Search;
 use super::shared::bits::CandSet;
 use super::shared::links::Graph;
+use super::shared::links::Rules;
 use crate::engines::rater::board::{Board, HOUSE_CELLS};
 use hint::Nested;
 pub(crate) use hint::NestedChain;
 pub(crate) use memo::{Emit, Reduced};
 use memo::{Given, Memo, Producer, Range};
+pub(crate) use reach::Known;
+use reach::Unfounded;
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
 /// allocates nothing (more would grow the vectors; the most seen on forum_hardest_1106 is
@@ -107,9 +110,9 @@ pub(crate) struct Nest {
     search: Search,
     /// Which of its searches can find a hint on a reduced grid.
     reach: Box<reach::Reach>,
-    /// Whether "Forcing Chains & Cycles" found nothing on the step's grid: then
-    /// [`reach`] tells the searches that need not run.
-    quiet: bool,
+    /// What the ladder found on the step's grid: then [`reach`] tells the searches and
+    /// propagations that need not run.
+    quiet: Known,
     every: Option<Box<multiple::Every>>,
     dynamic: Option<Box<dynamic::Every>>,
     /// Every hint of nested forcing chains of level 2 (from level 5).
@@ -137,7 +140,7 @@ impl Nest {
             level,
             search: Search::new(),
             reach: reach::Reach::new(),
-            quiet: false,
+            quiet: Known::default(),
             every: (level >= 3).then(multiple::Every::new),
             dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
             nested: (level >= 5).then(|| dynamic::Every::new(2)),
@@ -155,9 +158,8 @@ impl Nest {
         self.level = level;
     }
 
-    /// Whether the grids asked for next are reduced from a step's grid on which "Forcing
-    /// Chains & Cycles" found nothing (the ladder ran it there first).
-    pub(crate) fn set_quiet(&mut self, quiet: bool) {
+    /// What the ladder found on the step's grid the grids asked for next are reduced from.
+    pub(crate) fn set_quiet(&mut self, quiet: Known) {
         self.quiet = quiet;
     }
 
@@ -215,13 +217,21 @@ impl Nest {
         let (src, b, out) = (self.memo.every(), &self.board, &mut self.hints);
         match producer {
             Producer::Forcing => {
-                let quiet = self.quiet.then_some(grid.src);
+                let quiet = self.quiet.forcing.then_some(grid.src);
                 let scratch = (&mut self.search, &mut *self.reach);
                 forcing::every_hint(scratch, (src, b, &self.graph), quiet, out);
             }
             Producer::Multiple => {
                 let every = self.every.as_mut().expect("level 3 has the scratch");
-                every.hints(src, b, &mut self.graph, out);
+                let none = self.quiet.calm.as_ref().map(|calm| {
+                    self.reach.load(grid.src, b, &self.graph, Rules::XY);
+                    Unfounded {
+                        step: grid.src,
+                        calm,
+                        reach: &*self.reach,
+                    }
+                });
+                every.hints((src, b), &mut self.graph, none.as_ref(), out);
             }
             Producer::Dynamic => {
                 let every = self.dynamic.as_mut().expect("level 4 has the scratch");

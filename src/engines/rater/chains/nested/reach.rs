@@ -113,3 +113,45 @@ impl Reach {
         n
     }
 }
+
+/// What the ladder found on a step's grid before nested chains run on grids reduced from
+/// it: what lets searches and propagations on those be left out.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Known {
+    /// "Forcing Chains & Cycles" found nothing on it.
+    pub(crate) forcing: bool,
+    /// When multiple forcing chains found nothing on it: its "on" potentials whose static
+    /// propagation there does not clash (and so implies all it reaches).
+    pub(crate) calm: Option<PotSet>,
+}
+
+/// The cell and region forcing chains of a reduced grid that cannot exist, when multiple
+/// forcing chains found nothing on the step's grid `step` (see the module's doc).
+pub(crate) struct Unfounded<'a> {
+    pub(crate) step: &'a Board,
+    pub(crate) calm: &'a PotSet,
+    /// Loaded for both rules.
+    pub(crate) reach: &'a Reach,
+}
+
+impl Unfounded<'_> {
+    /// Whether what "on" potential `p` implies on the reduced grid it implies on the
+    /// step's grid too.
+    #[inline]
+    fn kept(&self, p: u16) -> bool {
+        self.calm.has(p) && !self.reach.has(p)
+    }
+
+    /// Whether cell `c` of `b` has no cell forcing chain.
+    pub(crate) fn cell(&self, b: &Board, c: usize) -> bool {
+        self.step.cands[c] == b.cands[c]
+            && digits_of(b.cands[c]).all(|v| self.kept(potential(c, v, true)))
+    }
+
+    /// Whether digit `v` in house `h` of `b` has no region forcing chain.
+    pub(crate) fn house(&self, b: &Board, h: usize, v: usize) -> bool {
+        let places = b.pos[h][v];
+        self.step.pos[h][v] == places
+            && digits_of(places).all(|i| self.kept(potential(HOUSE_CELLS[h][i] as usize, v, true)))
+    }
+}

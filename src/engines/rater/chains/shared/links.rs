@@ -64,6 +64,11 @@ pub(crate) struct Rules {
     pub y: bool,
 }
 
+impl Rules {
+    /// Both rules: the XY pass, multiple forcing chains.
+    pub(crate) const XY: Rules = Rules { x: true, y: true };
+}
+
 /// The potentials an "on" potential turns off, in SE's order; `out` holds at least 28.
 #[inline]
 pub(crate) fn on_to_off(b: &Board, p: u16, y: bool, out: &mut [u16; 32]) -> usize {
