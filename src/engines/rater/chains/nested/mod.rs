@@ -83,6 +83,7 @@ mod reach;
 
 use super::forcing::Search;
 use super::shared::bits::CandSet;
+use super::shared::closure::Closure;
 use super::shared::links::Graph;
 use super::shared::links::Rules;
 use crate::engines::rater::board::{Board, HOUSE_CELLS};
@@ -110,6 +111,8 @@ pub(crate) struct Nest {
     search: Search,
     /// Which of its searches can find a hint on a reduced grid.
     reach: Box<reach::Reach>,
+    /// What each potential of the reduced grid reaches (level 3).
+    closure: Box<Closure>,
     /// What the ladder found on the step's grid: then [`reach`] tells the searches and
     /// propagations that need not run.
     quiet: Known,
@@ -140,6 +143,7 @@ impl Nest {
             level,
             search: Search::new(),
             reach: reach::Reach::new(),
+            closure: Closure::new(),
             quiet: Known::default(),
             every: (level >= 3).then(multiple::Every::new),
             dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
@@ -223,15 +227,16 @@ impl Nest {
             }
             Producer::Multiple => {
                 let every = self.every.as_mut().expect("level 3 has the scratch");
-                let none = self.quiet.calm.as_ref().map(|calm| {
+                self.closure.load(b, &self.graph);
+                let known = self.quiet.calm.as_ref().map(|calm| {
                     self.reach.load(grid.src, b, &self.graph, Rules::XY);
-                    Unfounded {
-                        step: grid.src,
-                        calm,
-                        reach: &*self.reach,
-                    }
+                    (grid.src, calm, &*self.reach)
                 });
-                every.hints((src, b), &mut self.graph, none.as_ref(), out);
+                let none = Unfounded {
+                    closure: &self.closure,
+                    known,
+                };
+                every.hints((src, b), &mut self.graph, Some(&none), out);
             }
             Producer::Dynamic => {
                 let every = self.dynamic.as_mut().expect("level 4 has the scratch");

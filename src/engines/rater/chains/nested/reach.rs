@@ -23,6 +23,7 @@
 
 use crate::engines::rater::board::{cells_of, digits_of, two_bits, Board, HOUSE_CELLS};
 use crate::engines::rater::chains::shared::bits::PotSet;
+use crate::engines::rater::chains::shared::closure::Closure;
 use crate::engines::rater::chains::shared::links::{
     conjugate, is_on, potential, Graph, Links, Rules, POTENTIALS,
 };
@@ -125,33 +126,41 @@ pub(crate) struct Known {
     pub(crate) calm: Option<PotSet>,
 }
 
-/// The cell and region forcing chains of a reduced grid that cannot exist, when multiple
-/// forcing chains found nothing on the step's grid `step` (see the module's doc).
+/// The cell and region forcing chains of a reduced grid that cannot exist: those whose
+/// assumptions' reaches share nothing, and when multiple forcing chains found nothing on
+/// the step's grid, those that would be chains of that grid too (see the module's doc).
 pub(crate) struct Unfounded<'a> {
-    pub(crate) step: &'a Board,
-    pub(crate) calm: &'a PotSet,
-    /// Loaded for both rules.
-    pub(crate) reach: &'a Reach,
+    /// What each potential of the reduced grid reaches.
+    pub(crate) closure: &'a Closure,
+    /// The step's grid, its calm "on" potentials ([`Known::calm`]), and the reach of the
+    /// reduced grid's new links for both rules.
+    pub(crate) known: Option<(&'a Board, &'a PotSet, &'a Reach)>,
 }
 
 impl Unfounded<'_> {
     /// Whether what "on" potential `p` implies on the reduced grid it implies on the
     /// step's grid too.
     #[inline]
-    fn kept(&self, p: u16) -> bool {
-        self.calm.has(p) && !self.reach.has(p)
+    fn kept(calm: &PotSet, reach: &Reach, p: u16) -> bool {
+        calm.has(p) && !reach.has(p)
     }
 
     /// Whether cell `c` of `b` has no cell forcing chain.
     pub(crate) fn cell(&self, b: &Board, c: usize) -> bool {
-        self.step.cands[c] == b.cands[c]
-            && digits_of(b.cands[c]).all(|v| self.kept(potential(c, v, true)))
+        let ons = || digits_of(b.cands[c]).map(|v| potential(c, v, true));
+        !self.closure.meet(ons())
+            || self.known.is_some_and(|(step, calm, reach)| {
+                step.cands[c] == b.cands[c] && ons().all(|p| Self::kept(calm, reach, p))
+            })
     }
 
     /// Whether digit `v` in house `h` of `b` has no region forcing chain.
     pub(crate) fn house(&self, b: &Board, h: usize, v: usize) -> bool {
         let places = b.pos[h][v];
-        self.step.pos[h][v] == places
-            && digits_of(places).all(|i| self.kept(potential(HOUSE_CELLS[h][i] as usize, v, true)))
+        let ons = || digits_of(places).map(|i| potential(HOUSE_CELLS[h][i] as usize, v, true));
+        !self.closure.meet(ons())
+            || self.known.is_some_and(|(step, calm, reach)| {
+                step.pos[h][v] == places && ons().all(|p| Self::kept(calm, reach, p))
+            })
     }
 }
