@@ -220,23 +220,11 @@ impl Nest {
         // Against every candidate: the hints' parents are then their supports ([`memo`]).
         let (src, b, out) = (self.memo.every(), &self.board, &mut self.hints);
         match producer {
-            Producer::Forcing => {
-                let quiet = self.quiet.forcing.then_some(grid.src);
-                let scratch = (&mut self.search, &mut *self.reach);
-                forcing::every_hint(scratch, (src, b, &self.graph), quiet, out);
-            }
-            Producer::Multiple => {
-                let every = self.every.as_mut().expect("level 3 has the scratch");
-                self.closure.load(b, &self.graph);
-                let known = self.quiet.calm.as_ref().map(|calm| {
-                    self.reach.load(grid.src, b, &self.graph, Rules::XY);
-                    (grid.src, calm, &*self.reach)
-                });
-                let none = Unfounded {
-                    closure: &self.closure,
-                    known,
-                };
-                every.hints((src, b), &mut self.graph, Some(&none), out);
+            Producer::Forcing | Producer::Multiple => {
+                self.static_hints(grid.src, producer, self.quiet);
+                if cfg!(debug_assertions) {
+                    self.check_cuts(grid.src, producer);
+                }
             }
             Producer::Dynamic => {
                 let every = self.dynamic.as_mut().expect("level 4 has the scratch");
@@ -255,6 +243,42 @@ impl Nest {
             .filter(|(h, &dropped)| !dropped && !h.parents.is_empty())
             .map(|(h, _)| Given::of(h));
         self.memo.keep((grid, e), producer, kept)
+    }
+
+    /// Every hint of a static producer on the reduced grid (built), found against every
+    /// candidate, into `self.hints`; what `quiet` knows of the step's grid `step` leaves
+    /// out searches and propagations that find none ([`reach`]).
+    fn static_hints(&mut self, step: &Board, producer: Producer, quiet: Known) {
+        let (src, b, out) = (self.memo.every(), &self.board, &mut self.hints);
+        if let Producer::Forcing = producer {
+            let scratch = (&mut self.search, &mut *self.reach);
+            forcing::every_hint(
+                scratch,
+                (src, b, &self.graph),
+                quiet.forcing.then_some(step),
+                out,
+            );
+            return;
+        }
+        let every = self.every.as_mut().expect("level 3 has the scratch");
+        self.closure.load(b, &self.graph);
+        let known = quiet.calm.as_ref().map(|calm| {
+            self.reach.load(step, b, &self.graph, Rules::XY);
+            (step, calm, &*self.reach)
+        });
+        let none = Unfounded {
+            closure: &self.closure,
+            known,
+        };
+        every.hints((src, b), &mut self.graph, Some(&none), out);
+    }
+
+    /// Debug builds: the hints found with what the ladder knows are those found without.
+    fn check_cuts(&mut self, step: &Board, producer: Producer) {
+        let cut = std::mem::take(&mut self.hints);
+        self.static_hints(step, producer, Known::default());
+        assert!(cut == self.hints, "a nested search left out had a hint");
+        self.hints = cut;
     }
 
     /// The reduced grid, in `self.board`, and its links in `self.graph` (below level 4,
