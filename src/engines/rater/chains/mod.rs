@@ -67,13 +67,15 @@ mod shared;
 #[cfg(test)]
 mod tests;
 
-use super::board::{cells_of, Board, ALL_DIGITS, CELLS, CELL_HOUSES};
+use super::board::{cells_of, digits_of, Board, ALL_DIGITS, CELLS, CELL_HOUSES};
 use super::hint::Hint;
 use super::quiet::Quiet;
 use super::{Stop, Technique};
 use forcing::{Kind, Pass};
+use nested::Known;
+use shared::bits::PotSet;
 pub(crate) use shared::eureka::{cells_named, ends, Node};
-use shared::links::{cell_of, digit_of, is_on};
+use shared::links::{cell_of, digit_of, is_on, potential};
 use shared::{closure, eureka, key, links};
 
 /// Scratch of the chain producers; one per rater, allocated once.
@@ -97,6 +99,13 @@ pub(crate) struct Chains {
     nested_cells: u128,
     /// The last grid on which Nishio forcing chains found nothing.
     nishio_quiet: Quiet,
+    /// The last grids on which "Forcing Chains & Cycles" and multiple forcing chains found
+    /// nothing (candidates and open cells): nested chains on them skip searches that
+    /// cannot find a hint.
+    forcing_quiet: Option<([u16; CELLS], u128)>,
+    multiple_quiet: Option<([u16; CELLS], u128)>,
+    /// The grid `closure` was loaded for.
+    closure_for: Option<([u16; CELLS], u128)>,
 }
 
 /// Which producer found the last step: what [`Chains::explain`] writes out.
@@ -212,6 +221,9 @@ impl Chains {
             last: Last::None,
             nested_cells: 0,
             nishio_quiet: Quiet::new(),
+            forcing_quiet: None,
+            multiple_quiet: None,
+            closure_for: None,
         })
     }
 
@@ -297,9 +309,11 @@ impl Chains {
     pub(crate) fn forcing(&mut self, b: &Board, hint: &mut Hint, solution: &[u8; CELLS]) -> bool {
         self.graph.load(b);
         self.closure.load(b, &self.graph);
+        self.closure_for = Some((b.cands, b.open));
         self.search
             .find(b, &self.graph, &self.closure, solution, &mut self.best);
         if self.best.key.complexity == u32::MAX {
+            self.forcing_quiet = Some((b.cands, b.open));
             return false;
         }
         self.fill(b, hint);
@@ -328,6 +342,7 @@ impl Chains {
     /// [`Chains::forcing`] loaded for this step.
     pub(crate) fn multiple(&mut self, b: &Board, hint: &mut Hint) -> bool {
         let Some(found) = self.multiple.find(b, &mut self.graph, &self.closure) else {
+            self.multiple_quiet = Some((b.cands, b.open));
             return false;
         };
         fill_multiple(b, &found, hint);
@@ -355,6 +370,7 @@ impl Chains {
     /// the best, in `hint`.
     pub(crate) fn plus(&mut self, b: &Board, hint: &mut Hint, level: u8) -> bool {
         self.plus.set_level(level);
+        self.plus.set_quiet(self.quiet(b, level));
         let Some(found) = self.plus.find(b) else {
             return false;
         };
@@ -367,6 +383,29 @@ impl Chains {
         fill_conclusion(b, technique, found.key, found.source, found.target, hint);
         self.last = Last::Plus(level, found);
         true
+    }
+
+    /// What the ladder found on `b` that nested chains of `level` may use: whether the
+    /// static producers found nothing on it, and if multiple forcing chains did not (read
+    /// from the closure [`Chains::forcing`] loaded for `b`), the "on" potentials whose
+    /// static propagation does not clash.
+    fn quiet(&self, b: &Board, level: u8) -> Known {
+        let now = Some((b.cands, b.open));
+        let forcing = self.forcing_quiet == now;
+        let calm =
+            (level == 3 && self.multiple_quiet == now && self.closure_for == now).then(|| {
+                let mut calm = PotSet::EMPTY;
+                for c in cells_of(b.open) {
+                    for d in digits_of(b.cands[c]) {
+                        let on = potential(c, d, true);
+                        if !self.closure.clashes(on) {
+                            calm.insert(on);
+                        }
+                    }
+                }
+                calm
+            });
+        Known { forcing, calm }
     }
 
     /// The hint of the static producer's best chain.

@@ -43,7 +43,7 @@ mod implied;
 pub(crate) use implied::{count_once, Implied, Parents};
 
 // The circle SE's nesting has: dynamic forcing chains nest dynamic forcing chains.
-use super::nested::Nest;
+use super::nested::{Known, Nest};
 use super::shared::cell_region::{beats, gather, CellRegion};
 use super::shared::key::{self, offer};
 use super::shared::links::{potential, POTENTIALS};
@@ -144,6 +144,12 @@ impl Dynamic {
         }
         self.nest.set_level(level);
         self.base = BASES[level as usize];
+    }
+
+    /// What the ladder found on the boards [`Dynamic::find`] is given next (the nested
+    /// searches need not run some of theirs).
+    pub(crate) fn set_quiet(&mut self, quiet: Known) {
+        self.nest.set_quiet(quiet);
     }
 
     /// The producer: the first of the least hints.

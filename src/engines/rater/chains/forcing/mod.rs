@@ -119,6 +119,12 @@ impl Back {
         back
     }
 
+    /// Whether any "off" potential links strongly back to the root (else no cycle closes).
+    #[inline]
+    pub(crate) fn any(&self) -> bool {
+        self.len > 0
+    }
+
     /// The "off" potentials linking strongly back to the root.
     #[inline]
     fn offs(&self) -> &[u16] {

@@ -16,6 +16,7 @@
 //! [`shared`](super::super::shared).
 
 use super::hint::{conclusion_removals, Nested};
+use super::reach::Unfounded;
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
 };
@@ -97,10 +98,13 @@ impl<I: Branch> Branches<I> {
     /// candidates or more, in SE's discovery order, appended to `out`: for each cell, for
     /// each digit `v`, `digit` (which propagates "v on" into `per_digit[v]`, and may add
     /// hints of its own first), then `v`'s region hints; then the cell's hints.
+    ///
+    /// The cells and houses `none` says have no hint are left out, and so are the
+    /// propagations only they need.
     pub(crate) fn every(
         &mut self,
         (src, b): (&Board, &Board),
-        least: u32,
+        (least, none): (u32, Option<&Unfounded<'_>>),
         nesting: &mut I::Nesting,
         out: &mut Vec<Nested>,
         mut digit: impl FnMut(&mut Self, &mut I::Nesting, (usize, usize), &mut Vec<Nested>),
@@ -110,24 +114,36 @@ impl<I: Branch> Branches<I> {
             if cands.count_ones() < least {
                 continue;
             }
+            let cell = none.is_none_or(|u| !u.cell(b, c));
             for v in digits_of(cands) {
-                digit(self, nesting, (c, v), out);
-                self.regions((src, b), (c, v), nesting, out);
+                let mut houses = 0u8;
+                for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
+                    if first_place(b, c, k, v) && none.is_none_or(|u| !u.house(b, h as usize, v)) {
+                        houses |= 1 << k;
+                    }
+                }
+                if cell || houses != 0 {
+                    digit(self, nesting, (c, v), out);
+                    self.regions((src, b), (c, v, houses), nesting, out);
+                }
             }
-            self.cell((src, b), c, out);
+            if cell {
+                self.cell((src, b), c, out);
+            }
         }
     }
 
-    /// The region hints from digit `v` of cell `c` (its propagation done).
+    /// The region hints from digit `v` of cell `c` (its propagation done) in the houses
+    /// of `houses` (bit `k` for `CELL_HOUSES[c][k]`), where `c` is the first place of `v`.
     fn regions(
         &mut self,
         (src, b): (&Board, &Board),
-        (c, v): (usize, usize),
+        (c, v, houses): (usize, usize, u8),
         nesting: &mut I::Nesting,
         out: &mut Vec<Nested>,
     ) {
         for (k, &h) in CELL_HOUSES[c].iter().enumerate() {
-            if !first_place(b, c, k, v) {
+            if houses >> k & 1 == 0 {
                 continue;
             }
             let h = h as usize;

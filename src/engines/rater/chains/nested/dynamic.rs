@@ -58,12 +58,17 @@ impl Every {
     pub(crate) fn hints(&mut self, src: &Board, b: &Board, out: &mut Vec<Nested>) {
         let off = &mut self.off;
         let nest = &mut self.nest;
-        self.branches
-            .every((src, b), 2, nest, out, |branches, nest, (c, v), out| {
+        self.branches.every(
+            (src, b),
+            (2, None),
+            nest,
+            out,
+            |branches, nest, (c, v), out| {
                 let own = &mut branches.per_digit[v];
                 let list = &mut branches.list;
                 binary((src, b), (c, v), (own, off, list), nest, out);
-            });
+            },
+        );
     }
 }
 

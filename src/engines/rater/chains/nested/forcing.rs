@@ -19,6 +19,7 @@
 //! ([`forcing`](super::super::forcing)).
 
 use super::hint::{off_parents, on_parents, Nested};
+use super::reach::Reach;
 use crate::engines::rater::board::{cells_of, digits_of, Board};
 use crate::engines::rater::chains::forcing::{Back, Pass, Search, Visit, PATH};
 use crate::engines::rater::chains::shared::bits::CandSet;
@@ -31,17 +32,30 @@ use crate::engines::rater::chains::shared::nest_set::fingerprint;
 /// Every hint of the producer on `b` (its links listed in `graph`), a grid the assumptions
 /// of a dynamic propagation reduced from `src`, in discovery order, appended to `out`; a
 /// hint that removes nothing is left out.
+///
+/// With `quiet`, the step's grid on which the producer found nothing, the searches that
+/// cannot find a hint ([`reach`](super::reach)) are not run.
 pub(crate) fn every_hint(
-    search: &mut Search,
+    (search, reach): (&mut Search, &mut Reach),
     (src, b, graph): (&Board, &Board, &Graph),
+    quiet: Option<&Board>,
     out: &mut Vec<Nested>,
 ) {
     for pass in Pass::ALL {
+        // The Y pass starts from cells of two candidates, whose cycles always may close.
+        let cut = quiet.filter(|_| pass != Pass::Y);
+        if let Some(step) = cut {
+            reach.load(step, b, graph, pass.rules());
+        }
+        let runs = |p: u16| cut.is_none() || reach.has(p);
         for c in cells_of(b.open).filter(|&c| pass.starts(b, c)) {
             for d in digits_of(b.cands[c]) {
                 let root = potential(c, d, true);
-                every_from_on(search, (src, b, graph), root, pass, out);
-                if pass != Pass::Y {
+                let back = Back::new(graph, root, pass.rules());
+                if runs(root) || back.any() {
+                    every_from_on(search, (src, b, graph), (root, back), pass, out);
+                }
+                if pass != Pass::Y && runs(conjugate(root)) {
                     let mut visit = FromOff {
                         src,
                         b,
@@ -61,7 +75,7 @@ pub(crate) fn every_hint(
 fn every_from_on(
     search: &mut Search,
     (src, b, links): (&Board, &Board, &Graph),
-    root: u16,
+    (root, back): (u16, Back),
     pass: Pass,
     out: &mut Vec<Nested>,
 ) {
@@ -70,7 +84,7 @@ fn every_from_on(
         src,
         b,
         root,
-        back: Back::new(links, root, rules),
+        back,
         bases: pass.bases(),
         chain_to: if pass.bases().1.is_finite() {
             conjugate(root)

@@ -13,7 +13,7 @@ use crate::engines::rater::chains::shared::links::{cell_of, digit_of, is_on};
 
 /// One hint of a producer on a grid an assumption reduced, for nested chains: one of SE's
 /// `getHints` on that grid.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Nested {
     pub key: Key,
     /// Its place in SE's discovery order (SE's sort is stable).

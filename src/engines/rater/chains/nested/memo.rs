@@ -297,6 +297,7 @@ fn every_candidate(src: &Board, every: &mut Board) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::reach::Reach;
     use super::super::{forcing, multiple};
     use super::*;
     use crate::engines::rater::chains::forcing::Search;
@@ -329,8 +330,9 @@ mod tests {
         let mut graph = Graph::new();
         graph.load(b);
         let mut out = Vec::new();
-        forcing::every_hint(&mut Search::new(), (src, b, &graph), &mut out);
-        multiple::Every::new().hints(src, b, &mut graph, &mut out);
+        let scratch = (&mut Search::new(), &mut *Reach::new());
+        forcing::every_hint(scratch, (src, b, &graph), None, &mut out);
+        multiple::Every::new().hints((src, b), &mut graph, None, &mut out);
         out
     }
 

@@ -79,15 +79,20 @@ mod forcing;
 pub(crate) mod hint;
 mod memo;
 mod multiple;
+mod reach;
 
 use super::forcing::Search;
 use super::shared::bits::CandSet;
+use super::shared::closure::Closure;
 use super::shared::links::Graph;
+use super::shared::links::Rules;
 use crate::engines::rater::board::{Board, HOUSE_CELLS};
 use hint::Nested;
 pub(crate) use hint::NestedChain;
 pub(crate) use memo::{Emit, Reduced};
 use memo::{Given, Memo, Producer, Range};
+pub(crate) use reach::Known;
+use reach::Unfounded;
 
 /// Most hints one reduced grid is expected to give: room reserved once, so that the search
 /// allocates nothing (more would grow the vectors; the most seen on forum_hardest_1106 is
@@ -104,6 +109,13 @@ pub(crate) struct Nest {
     /// forcing chains instead of both; 5: nested chains of level 2 after those.
     level: u8,
     search: Search,
+    /// Which of its searches can find a hint on a reduced grid.
+    reach: Box<reach::Reach>,
+    /// What each potential of the reduced grid reaches (level 3).
+    closure: Box<Closure>,
+    /// What the ladder found on the step's grid: then [`reach`] tells the searches and
+    /// propagations that need not run.
+    quiet: Known,
     every: Option<Box<multiple::Every>>,
     dynamic: Option<Box<dynamic::Every>>,
     /// Every hint of nested forcing chains of level 2 (from level 5).
@@ -130,6 +142,9 @@ impl Nest {
         Box::new(Nest {
             level,
             search: Search::new(),
+            reach: reach::Reach::new(),
+            closure: Closure::new(),
+            quiet: Known::default(),
             every: (level >= 3).then(multiple::Every::new),
             dynamic: (level >= 4).then(|| dynamic::Every::new(0)),
             nested: (level >= 5).then(|| dynamic::Every::new(2)),
@@ -145,6 +160,11 @@ impl Nest {
     /// Nest as level `level` does (1 to 5; the scratch of a level is made at `new` or never).
     pub(crate) fn set_level(&mut self, level: u8) {
         self.level = level;
+    }
+
+    /// What the ladder found on the step's grid the grids asked for next are reduced from.
+    pub(crate) fn set_quiet(&mut self, quiet: Known) {
+        self.quiet = quiet;
     }
 
     /// The hints of the basic rules of (+) on `grid`, as `emit(parents, removals,
@@ -200,10 +220,11 @@ impl Nest {
         // Against every candidate: the hints' parents are then their supports ([`memo`]).
         let (src, b, out) = (self.memo.every(), &self.board, &mut self.hints);
         match producer {
-            Producer::Forcing => forcing::every_hint(&mut self.search, (src, b, &self.graph), out),
-            Producer::Multiple => {
-                let every = self.every.as_mut().expect("level 3 has the scratch");
-                every.hints(src, b, &mut self.graph, out);
+            Producer::Forcing | Producer::Multiple => {
+                self.static_hints(grid.src, producer, self.quiet);
+                if cfg!(debug_assertions) {
+                    self.check_cuts(grid.src, producer);
+                }
             }
             Producer::Dynamic => {
                 let every = self.dynamic.as_mut().expect("level 4 has the scratch");
@@ -222,6 +243,42 @@ impl Nest {
             .filter(|(h, &dropped)| !dropped && !h.parents.is_empty())
             .map(|(h, _)| Given::of(h));
         self.memo.keep((grid, e), producer, kept)
+    }
+
+    /// Every hint of a static producer on the reduced grid (built), found against every
+    /// candidate, into `self.hints`; what `quiet` knows of the step's grid `step` leaves
+    /// out searches and propagations that find none ([`reach`]).
+    fn static_hints(&mut self, step: &Board, producer: Producer, quiet: Known) {
+        let (src, b, out) = (self.memo.every(), &self.board, &mut self.hints);
+        if let Producer::Forcing = producer {
+            let scratch = (&mut self.search, &mut *self.reach);
+            forcing::every_hint(
+                scratch,
+                (src, b, &self.graph),
+                quiet.forcing.then_some(step),
+                out,
+            );
+            return;
+        }
+        let every = self.every.as_mut().expect("level 3 has the scratch");
+        self.closure.load(b, &self.graph);
+        let known = quiet.calm.as_ref().map(|calm| {
+            self.reach.load(step, b, &self.graph, Rules::XY);
+            (step, calm, &*self.reach)
+        });
+        let none = Unfounded {
+            closure: &self.closure,
+            known,
+        };
+        every.hints((src, b), &mut self.graph, Some(&none), out);
+    }
+
+    /// Debug builds: the hints found with what the ladder knows are those found without.
+    fn check_cuts(&mut self, step: &Board, producer: Producer) {
+        let cut = std::mem::take(&mut self.hints);
+        self.static_hints(step, producer, Known::default());
+        assert!(cut == self.hints, "a nested search left out had a hint");
+        self.hints = cut;
     }
 
     /// The reduced grid, in `self.board`, and its links in `self.graph` (below level 4,

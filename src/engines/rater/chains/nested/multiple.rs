@@ -10,6 +10,7 @@
 
 use super::branches::{Branch, Branches, Walked};
 use super::hint::{on_parents, Nested};
+use super::reach::Unfounded;
 use crate::engines::rater::board::Board;
 use crate::engines::rater::chains::multiple::{Implied, BASE};
 use crate::engines::rater::chains::shared::bits::CandSet;
@@ -30,18 +31,23 @@ impl Every {
 
     /// Every hint of the producer on `b` (its links listed in `graph`), a grid the
     /// assumptions of a dynamic propagation reduced from `src`, in SE's discovery order,
-    /// appended to `out`.
+    /// appended to `out`; the cells and houses `none` says have none are left out.
     pub(crate) fn hints(
         &mut self,
-        src: &Board,
-        b: &Board,
+        (src, b): (&Board, &Board),
         graph: &mut Graph,
+        none: Option<&Unfounded<'_>>,
         out: &mut Vec<Nested>,
     ) {
-        self.branches
-            .every((src, b), 3, graph, out, |branches, graph, (c, v), _| {
+        self.branches.every(
+            (src, b),
+            (3, none),
+            graph,
+            out,
+            |branches, graph, (c, v), _| {
                 branches.per_digit[v].propagate_on(b, potential(c, v, true), graph);
-            });
+            },
+        );
     }
 }
 

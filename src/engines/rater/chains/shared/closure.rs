@@ -226,6 +226,15 @@ impl Closure {
         })
     }
 
+    /// Whether `from` (on the board) reaches a potential and its conjugate: whether a
+    /// static propagation from it clashes (it stops there; without a clash it implies its
+    /// whole reach).
+    pub(crate) fn clashes(&self, from: u16) -> bool {
+        // Each candidate's "off" and "on" have dense numbers 2k and 2k + 1.
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        self.set(from).iter().any(|&w| w & (w >> 1) & EVEN != 0)
+    }
+
     /// Whether the reaches of all of `from` (on the board) share a potential.
     pub(crate) fn meet(&self, from: impl Iterator<Item = u16>) -> bool {
         let mut common = [!0u64; MAX_WORDS];
