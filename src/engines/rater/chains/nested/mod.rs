@@ -69,7 +69,8 @@
 //! The top of the chain producers: [`Nest`] is the driver the dynamic propagations call
 //! when their links run dry (from (+) on), [`memo`] what it gave, [`hint`] one nested hint;
 //! [`forcing`], [`multiple`] and [`dynamic`] are the every-hint halves of the producers it
-//! nests (the last two over [`branches`]). [`dynamic`] runs dynamic propagations, which
+//! nests (the last two over [`branches`]); [`reach`] what levels 2 and 3 need not search,
+//! by what the ladder found on the step's grid. [`dynamic`] runs dynamic propagations, which
 //! call [`Nest`] in turn: SE's levels 4 and 5 nest dynamic chains, the one import circle.
 
 mod branches;
