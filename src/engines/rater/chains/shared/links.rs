@@ -198,7 +198,8 @@ impl Graph {
             let others = b.cands[c].count_ones().saturating_sub(1) as u8;
             for d in digits_of(b.cands[c]) {
                 let i = c * 9 + d;
-                // Written in place: the room after the last list is at least 32 long.
+                // Written in place, the room after the last list being 32 long at least (not
+                // through a buffer: 9.50 → 9.41 G instructions on three puzzles of 1905_11+).
                 let room = (&mut self.ons[len..len + 32]).try_into().expect("32 long");
                 let n = on_to_off(b, potential(c, d, true), true, room);
                 self.on_at[i] = (len as u16, others, (len + n) as u16);
