@@ -29,7 +29,11 @@
 //! [`nested`](super::nested)'s memo) cost more than it saved (4.054 against 4.035 G, and
 //! 9.150 against 9.120 on line 1,628). The pairs tried are then only those of marked
 //! members, and an intersection's digits only those of two places or more in its first
-//! house (3.87 → 3.70 → 3.69 G, 2026-12-06).
+//! house (3.87 → 3.70 → 3.69 G, 2026-12-06). A hint needs parents, so a scan passes over
+//! what lost nothing: an intersection's digits that lost no place in the first house,
+//! pairs of which neither member lost a place or a candidate, X-Wing base lines where the
+//! digit lost no place (three puzzles of forum_hardest_1905_11+, 2026-12-06: 10.70 → 10.42
+//! (intersections and pairs) → 9.92 (X-Wings' digits) → 9.83 G (their line pairs)).
 //!
 //! Layer: a producer's rules, over [`shared`](super::shared)'s [`CandSet`]; the nesting
 //! driver ([`nested`](super::nested)) runs them and keeps what they give per reduced grid.
@@ -85,9 +89,11 @@ fn intersections(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &
     for (t1, t2) in [(BLOCK, COL), (BLOCK, ROW), (COL, BLOCK), (ROW, BLOCK)] {
         for i1 in 0..9 {
             let m1 = HOUSE_MASK[t1 + i1];
-            // The digits of two places or more in the first house: the others never count.
+            // The digits of two places or more in the first house that lost a place there:
+            // the others never count (a hint needs a lost place for parent).
             let many = (0..9).fold(0u16, |t, d| {
-                t | u16::from((planes[d] & m1).count_ones() >= 2) << d
+                let lost = b.planes[d] & !planes[d] & m1 != 0;
+                t | u16::from(lost && (planes[d] & m1).count_ones() >= 2) << d
             });
             if many == 0 {
                 continue;
@@ -125,9 +131,19 @@ fn hidden_pairs(
                 continue;
             }
             let m = HOUSE_MASK[h];
-            // A hidden pair is two digits of two places each, the same two.
+            // A hidden pair is two digits of two places each, the same two; a hint needs one
+            // of them to have lost a place in the house.
             let two = (0..9).fold(0u16, |t, d| t | u16::from(two_cells(planes[d] & m)) << d);
+            let lost = (0..9).fold(0u16, |t, d| {
+                t | u16::from(b.planes[d] & !planes[d] & m != 0) << d
+            });
+            if two & lost == 0 {
+                continue;
+            }
             for (x, y) in pairs_in(two) {
+                if (lost >> x | lost >> y) & 1 == 0 {
+                    continue;
+                }
                 let both = planes[x] & m;
                 if planes[y] & m != both {
                     continue;
@@ -163,7 +179,18 @@ fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut dyn FnMut(&CandSet, &
             let two = (0..9).fold(0u16, |t, i| {
                 t | u16::from(two_bits(cands[cells[i] as usize])) << i
             });
+            // A hint needs one of the two cells to have lost a candidate.
+            let lost = (0..9).fold(0u16, |t, i| {
+                let c = cells[i] as usize;
+                t | u16::from(b.cands[c] != cands[c]) << i
+            });
+            if two & lost == 0 {
+                continue;
+            }
             for (i, j) in pairs_in(two) {
+                if (lost >> i | lost >> j) & 1 == 0 {
+                    continue;
+                }
                 let (ci, cj) = (cells[i] as usize, cells[j] as usize);
                 let both = cands[ci];
                 if cands[cj] != both {
@@ -195,20 +222,36 @@ fn x_wings(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSe
     for (base, cover) in [(COL, ROW), (ROW, COL)] {
         // A base line's index of a cell is the cover line through it.
         let line = |c: usize| if base == COL { c / 9 } else { c % 9 };
-        // The base lines where each digit has two places or more.
+        // The base lines where each digit has two places or more, and those where it lost
+        // a place (a hint needs one for parent).
         let many: [u16; 9] = std::array::from_fn(|d| {
             (0..9).fold(0u16, |t, k| {
                 t | u16::from((planes[d] & HOUSE_MASK[base + k]).count_ones() >= 2) << k
+            })
+        });
+        let lost: [u16; 9] = std::array::from_fn(|d| {
+            let gone = b.planes[d] & !planes[d];
+            (0..9).fold(0u16, |t, k| {
+                t | u16::from(gone & HOUSE_MASK[base + k] != 0) << k
             })
         });
         // The base lines some digit (placed four times or less) has two places in or more.
         let open = (0..9)
             .filter(|&d| b.placed[d] + 4 <= 9)
             .fold(0u16, |m, d| m | many[d]);
+        let any_lost = (0..9)
+            .filter(|&d| b.placed[d] + 4 <= 9)
+            .fold(0u16, |m, d| m | lost[d]);
         for (i, j) in pairs_in(open) {
+            if (any_lost >> i | any_lost >> j) & 1 == 0 {
+                continue;
+            }
             let bases = HOUSE_MASK[base + i] | HOUSE_MASK[base + j];
             for (d, &plane) in planes.iter().enumerate() {
-                if b.placed[d] + 4 > 9 || many[d] >> i & many[d] >> j & 1 == 0 {
+                if b.placed[d] + 4 > 9
+                    || many[d] >> i & many[d] >> j & 1 == 0
+                    || (lost[d] >> i | lost[d] >> j) & 1 == 0
+                {
                     continue;
                 }
                 let (li, lj) = (plane & HOUSE_MASK[base + i], plane & HOUSE_MASK[base + j]);

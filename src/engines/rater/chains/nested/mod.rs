@@ -87,7 +87,7 @@ use super::shared::bits::CandSet;
 use super::shared::closure::Closure;
 use super::shared::links::Graph;
 use super::shared::links::Rules;
-use crate::engines::rater::board::{Board, HOUSE_CELLS};
+use crate::engines::rater::board::{digits_of, Board, HOUSE_CELLS};
 use hint::Nested;
 pub(crate) use hint::NestedChain;
 pub(crate) use memo::{Emit, Reduced};
@@ -289,15 +289,25 @@ impl Nest {
         b.cands = *grid.cands;
         b.planes = *grid.planes;
         b.open = grid.src.open;
+        // Each house's places by digit, from its open cells' candidates (not each plane's
+        // bit of each cell: three puzzles of forum_hardest_1905_11+, 9.83 → 9.50 G
+        // instructions, 2026-12-06).
+        b.pos = [[0; 9]; 27];
         for (h, cells) in HOUSE_CELLS.iter().enumerate() {
-            for (d, plane) in grid.planes.iter().enumerate() {
-                let mut m = 0u16;
-                for (i, &c) in cells.iter().enumerate() {
-                    m |= ((plane >> c) & 1) as u16 * (1 << i);
+            for (i, &c) in cells.iter().enumerate() {
+                if b.open >> c & 1 == 1 {
+                    for d in digits_of(b.cands[c as usize]) {
+                        b.pos[h][d] |= 1 << i;
+                    }
                 }
-                b.pos[h][d] = m;
             }
         }
+        debug_assert!(HOUSE_CELLS.iter().enumerate().all(|(h, cells)| {
+            (0..9).all(|d| {
+                let places = cells.iter().enumerate();
+                b.pos[h][d] == places.fold(0, |m, (i, &c)| m | ((b.planes[d] >> c) as u16 & 1) << i)
+            })
+        }));
         if self.level <= 3 {
             self.graph.load(&self.board);
         }

@@ -152,12 +152,16 @@ impl Links for Live<'_> {
 /// No potential (a [`Graph`] entry left empty).
 const NO: u16 = u16::MAX;
 
+/// Room for every candidate's "on" links (at most 28 each), and 4 more: each list is
+/// written in place into 32.
+const ONS: usize = 729 * 28 + 4;
+
 /// The static links of one board, listed once: the static producers walk them hundreds of
 /// times a step.
 pub(crate) struct Graph {
     /// Every candidate's "on" links, one after the other: the cell's other digits (its
     /// "Y" links), then the peers; `on_at[candidate]` = (start, number of cell links, end).
-    ons: Vec<u16>,
+    ons: Box<[u16; ONS]>,
     on_at: [(u16, u8, u16); 729],
     /// Each candidate's "off" links: the cell's other digit when it has two (or [`NO`]),
     /// then the houses' other places, repeats dropped.
@@ -179,7 +183,7 @@ impl Rules {
 impl Graph {
     pub(crate) fn new() -> Box<Graph> {
         Box::new(Graph {
-            ons: Vec::with_capacity(729 * 28),
+            ons: Box::new([0; ONS]),
             on_at: [(0, 0, 0); 729],
             offs: [[NO; 4]; 729],
             spans: [[(1, 1); 4]; 729],
@@ -188,17 +192,18 @@ impl Graph {
 
     /// Lists the links of `b`'s candidates.
     pub(crate) fn load(&mut self, b: &Board) {
-        self.ons.clear();
-        let mut buf = [0u16; 32];
+        let mut len = 0;
         for c in crate::engines::rater::board::cells_of(b.open) {
             // An assumption may empty a cell (of a nested chain's reduced grid).
             let others = b.cands[c].count_ones().saturating_sub(1) as u8;
             for d in digits_of(b.cands[c]) {
                 let i = c * 9 + d;
-                let n = on_to_off(b, potential(c, d, true), true, &mut buf);
-                let start = self.ons.len() as u16;
-                self.ons.extend_from_slice(&buf[..n]);
-                self.on_at[i] = (start, others, self.ons.len() as u16);
+                // Written in place, the room after the last list being 32 long at least (not
+                // through a buffer: 9.50 → 9.41 G instructions on three puzzles of 1905_11+).
+                let room = (&mut self.ons[len..len + 32]).try_into().expect("32 long");
+                let n = on_to_off(b, potential(c, d, true), true, room);
+                self.on_at[i] = (len as u16, others, (len + n) as u16);
+                len += n;
                 let off = potential(c, d, false);
                 let mut list = [NO; 4];
                 let mut one = [0u16; 4];
