@@ -125,6 +125,8 @@ pub(crate) struct Nest {
     /// The links of `board`, listed once for the static producers (levels 2 and 3).
     graph: Box<Graph>,
     hints: Vec<Nested>,
+    /// Debug builds: the hints found again without the cuts ([`Nest::check_cuts`]).
+    uncut: Vec<Nested>,
     /// (hash of the removals, place in the sorted hints).
     keyed: Vec<(u64, u32)>,
     dropped: Vec<bool>,
@@ -152,6 +154,7 @@ impl Nest {
             board: Board::blank(),
             graph: Graph::new(),
             hints: Vec::with_capacity(n),
+            uncut: Vec::with_capacity(if cfg!(debug_assertions) { n } else { 0 }),
             keyed: Vec::with_capacity(n),
             dropped: Vec::with_capacity(n),
             memo: Memo::new(level >= 1),
@@ -275,11 +278,17 @@ impl Nest {
     }
 
     /// Debug builds: the hints found with what the ladder knows are those found without.
+    /// The hints found without the cuts go to `self.uncut` (reserved as `self.hints` is:
+    /// nothing is allocated).
     fn check_cuts(&mut self, step: &Board, producer: Producer) {
-        let cut = std::mem::take(&mut self.hints);
+        std::mem::swap(&mut self.hints, &mut self.uncut);
+        self.hints.clear();
         self.static_hints(step, producer, Known::default());
-        assert!(cut == self.hints, "a nested search left out had a hint");
-        self.hints = cut;
+        std::mem::swap(&mut self.hints, &mut self.uncut);
+        assert!(
+            self.uncut == self.hints,
+            "a nested search left out had a hint"
+        );
     }
 
     /// The reduced grid, in `self.board`, and its links in `self.graph` (below level 4,
