@@ -80,253 +80,73 @@
 //!   two modes alternate with a growing budget (see [`solve`]). Found by fuzzing: a grid
 //!   whose row had three digits left for two cells took 7.4 million guesses without it.
 //!
-//! # Measured: what was kept and what was lost
+//! # What was tried
 //!
-//! Each entry gives the date and the commit that made the change (kept) or recorded the
-//! measurement (lost). "Shuffled" means symmetry-shuffled copies (`shuffle --seed 7`); sets
-//! are tdoku's (17-clue, top1465, forum_hardest 1905_11+ and 1106, serg_benchmark) and the
-//! Kaggle 25k sample. Until 2026-12-01 00:48 UTC the machine was an AMD EPYC family 0x17
-//! (Zen 2, slow PEXT), after it family 0x19 (Zen 4). Comparisons with tdoku and the `sudoku`
-//! crate are in `docs/performance.md`.
+//! Each change below was measured against the commit before it, side by side, on the
+//! public hard sets as given and as symmetry-shuffled copies, and on the easy ones (Kaggle,
+//! 17-clue, serg_benchmark's many-solution puzzles). The dated figures, commits and CPUs are
+//! in `docs/performance.md` ("The solver's changes, kept and lost").
 //!
-//! - kept (2026-11-29, 88b1e9c): the stack update run last (13-37% fewer guesses on the hard
-//!   sets; run eagerly after every band fixed point it cost more than it saved);
-//!   unconditional elimination of placed cells (a branch there mispredicts); full peer
-//!   elimination when placing a given or a single; givens iterated as set bits, conflicting
-//!   givens detected while placing them.
-//! - lost (2026-11-29, 88b1e9c): a global minimum-candidates cell when no bivalue cell exists
-//!   (241 vs 174 guesses/puzzle on 1106); bivalue cells scored by the candidates of their
-//!   digits (19% fewer guesses, slower overall); probing the fallback cells with propagation;
-//!   branching on a digit with two places in a row; a pending-word bitmask updated on every
-//!   elimination instead of comparing with `prev` (10-15% slower: one long dependency
-//!   chain); the digit with more places tried first (fewer guesses on the unique sets,
-//!   slower on serg).
-//! - kept (2026-11-30, 57de228 and 1b80d0c; `solve --limit 2 --threads 1` user CPU, median of
-//!   3, shuffled): band-configuration branching. 1905_11+ (first 10,000) 1.10 → 0.82 s,
-//!   145.7 → 79.6 branch points (tdoku: 65); 1106 (×10) 0.77 → 0.51 s, 282.8 → 132.5
-//!   (tdoku: 113); top1465 17.7 → 12.8; 17-clue 1.30 → 0.78. But serg got 17% slower (0.24
-//!   → 0.28 s ×5; 6.4 → 7.2 branch points), hence the hybrid rule. A band's score over its
-//!   open digits only (a digit with one configuration adds 0): 79.6 → 76.7 branch points on
-//!   11+, 132.4 → 126.5 on 1106, speed within noise.
-//! - lost (2026-11-30, 57de228 and 1b80d0c): the (band, digit) with the fewest
-//!   configurations over the whole grid instead of the best band first (130 branch points on
-//!   11+ against 80, half the speed); a bivalue cell first and band configurations only when
-//!   there is none (95.8 branch points on 11+, serg still 8% slower), also with a digit of
-//!   exactly two configurations before a bivalue cell (no better on serg); mini-row counting
-//!   at every fixed point of propagation (79.6 → 72.3 branch points on 11+, but 5-18%
-//!   slower: its per-node cost exceeded what the smaller tree saved).
-//! - kept (2026-11-30, 0302fe1, eb9b74e, eeccd23; `bench --threads 1`, alternating runs):
-//!   the filled cells found 16 at a time ([`Grid::given_mask`], SSE2 compare and movemask)
-//!   instead of a shift per cell: Kaggle 772k → 909k puzzles/s, 17-clue 331k → 354k. The
-//!   solved grid read out bit-sliced through a table (`State::solution`): Kaggle 905k →
-//!   930-960k. The set-up digit by digit for puzzles with 24 givens or more
-//!   (`State::new_by_digit`): Kaggle 950k → 1,005k; below 24 givens it was 2% slower on
-//!   17-clue, hence the threshold. Lost before it: a first digit-by-digit set-up for every
-//!   puzzle by shifts (Kaggle 909k → 855k, 17-clue 354k → 342k).
-//! - kept (2026-11-30, 525d57e; CPU time of `solve --threads 1 --limit 2`, median of 3-5
-//!   interleaved runs, shuffled: 1905_11+ first 10,000, 1106 ×10, serg ×5, top1465 ×20):
-//!   mini-row counting run only when a band rule is about to branch, in one pass with the
-//!   band choice (one `MINI_ROWS` lookup per word gives the configurations, their union and
-//!   their intersection). It makes band branching robust on nearly empty grids (~65,600 →
-//!   ~45 nodes) and shrinks the trees: `BANDS` on 11+ 79.6 → 67.4 branch points (tdoku 65),
-//!   1106 132 → 117 (tdoku 113). The occupancy of all 27 words computed by shifts first (a
-//!   loop that vectorises), then the lookups: `BANDS` 3-4% faster than one word at a time.
-//!   Lost: counting at every branch point of `JCZ` too (cut nothing, cost 4-15% on serg);
-//!   the tie-breaking candidate cells counted only for bands tied on configurations (no
-//!   change beyond ±1%, a2530c1).
-//! - kept (2026-11-30, 525d57e, same method): the switch of `HYBRID`:
+//! Kept, and why:
+//! - The stack update run last, not after every band fixed point: 13-37% fewer guesses on
+//!   the hard sets, and run eagerly it cost more than it saved. Placed cells are eliminated
+//!   unconditionally (a branch there mispredicts).
+//! - Band-configuration branching: branch points on 1905_11+ 145.7 → 79.6 (tdoku 65), on
+//!   1106 282.8 → 132.5 (tdoku 113); it costs serg, hence the hybrid rule. A band's score
+//!   counts its open digits only.
+//! - Mini-row counting only when a band rule is about to branch, fused with the band choice:
+//!   it refutes nearly empty grids at once (~65,600 → ~45 nodes) and cuts 1905_11+ to 67.4
+//!   branch points; at every fixed point its cost exceeded what the smaller tree saved.
+//! - The hybrid switch after 4 dead ends: serg within 1-3% of `jcz`, the hard sets 19-28%
+//!   faster than `jcz`. The root's band rule within a 2,048-node budget: 1905_11+ and 1106
+//!   9-12% faster, while Norvig's "impossible" puzzle takes 2,099 nodes, not 65,536.
+//! - Filled cells found 16 at a time (SSE2 compare and movemask), the solution read out
+//!   bit-sliced through a table, and the digit-by-digit set-up for 24 givens or more (below
+//!   that it was 2% slower): Kaggle 772k → 1,005k puzzles/s.
+//! - A naked single's digit read from four bit-sliced words (its loop's exit mispredicts).
+//! - In searches from a wide root, the configuration with the fewest candidate cells first.
+//! - `changed_words` as three AVX2 compares with one `movemask` each (the compiler's version
+//!   reduced lanes with shifts: 19% of a profile of 1106).
+//! - `State::new` compiled inside each path's copy, where `count_ones` is one instruction:
+//!   Kaggle 1.37M → 1.54M puzzles/s.
+//! - Branch hints (the words a branch changed feed the node's first round): the same
+//!   instruction count, yet 2-3.5% faster, most likely because the comparison's 32-byte loads
+//!   right after the branch's 4-byte stores cannot be forwarded from the store buffer. A
+//!   debug assertion checks every hint.
+//! - On the `bmi2` path, a band's mini-row occupancy by one PEXT instead of three `SHRINK`
+//!   lookups (−4% instructions, 1.04-1.06x on the hard sets).
+//! - Naked singles and mini-row counting over the three bands at once, one SSE2 lane each
+//!   (`lanes.rs`): 1106 248.5M → 193.1M instructions, 1.03-1.08x.
+//! - No stack updates in `HYBRID`'s cell phase: serg 1.045x, the trees elsewhere unchanged.
 //!
-//!   | rule | 11+ | 1106 | serg | top1465 |
-//!   |---|---:|---:|---:|---:|
-//!   | `jcz` | 1,078 ms | 775 ms | 218 ms | 477 ms |
-//!   | `bands` | 793 | 499 | 276 | 417 |
-//!   | after 8 branch points | 870 | 559 | 228 | 440 |
-//!   | after 4 dead ends (kept) | 865-873 | 561 | 223 | 441 |
-//!   | restart as `bands` after 4 `jcz` dead ends | 869 | 535 | 219 | 544 |
+//! Lost (slower, or a loss on the easy sets that the hard ones did not pay for):
+//! - a global minimum-candidates cell when no bivalue cell exists (241 vs 174 guesses a
+//!   puzzle on 1106); bivalue cells scored by their digits' candidates (19% fewer guesses,
+//!   slower); probing fallback cells; branching on a digit with two places in a row; the
+//!   digit with more places first;
+//! - a pending-word bitmask updated on every elimination instead of comparing with `prev`
+//!   (10-15% slower: one long dependency chain); no `prev` at all, each update reporting the
+//!   words it changed (1.02-1.03x on the hard sets but Kaggle 0.85x: the nine flags vectorise
+//!   lane by lane and the next round waits on them); any work added to the band update
+//!   (its cost is its stores, not its instructions);
+//! - the (band, digit) with the fewest configurations over the whole grid (half the speed);
+//!   a bivalue cell before band configurations; mini-row counting at every fixed point, or at
+//!   `jcz`'s branch points;
+//! - restarting as `bands` after `jcz`'s dead ends (top1465 +14%); `bands` from a wide root
+//!   without a budget (Norvig's puzzle: 65,536 guesses);
+//! - stack configurations beside the band ones, as tdoku has (fewer branch points: 1106
+//!   116.9 → 109.0, but 0.94-0.96x: the second pass at every branch point costs more);
+//! - the band choice's counts bit-sliced in a `u64`, band updates with a constant band, and
+//!   an AVX-512 path: −10-19% instructions, 1.03-1.06x on the hard sets but 0.93-0.98x on
+//!   17-clue and serg (the instructions saved are not on the critical path);
+//! - the column lock as a loop over the digit's three words (−3.7% instructions, no faster);
+//!   `State::assign` inlined into the branch; the bounds checks of the band update dropped
+//!   (within the noise, so they stay); `changed_words` with AVX-512 masks;
+//! - the band with the fewest open digits first, with limit ≥ 2 (top1465 0.957x).
 //!
-//!   (After 1, 2 or 8 dead ends: 11+ and 1106 within 1% of 4, serg 226 / 219 / 217 ms.)
-//!   `bands` is the fastest on every hard set but 27% slower on serg, whose puzzles (all with
-//!   several solutions) need ~7 branch points and pay for the band scan (a quarter of
-//!   `bands`' time there, `perf`) at each; the hybrid keeps serg within 1-3% of `jcz` and is
-//!   19-28% faster on the hard sets. Restarting wastes the `jcz` prefix on medium puzzles
-//!   (top1465 +14%): lost. CPU time against the `jcz` default (159b7fd, median of 5), L1 /
-//!   L2: 11+ −18% / −20%, 1106 −26% / −28%, top1465 −5% / −8%, 17-clue −3%, serg +1% / 0%.
-//! - kept (2026-11-30, d78a5fd; 5 interleaved runs, limit 2): the digit of a naked single
-//!   read from four bit-sliced words of its band instead of a loop over the digits (whose
-//!   exit mispredicts): 11+ 808 → 794 ms, 1106 502 → 497, serg ×5 220 → 218 (1-2%, every
-//!   run of each set; same trees). Lost (d78a5fd): the hidden singles in rows placed at the
-//!   end of each round of band updates instead of after each word: 18% slower on 1106, 8% on
-//!   serg.
-//! - kept (2026-11-30, 2461c83; 5 interleaved runs, limit 1; now `bands` only): in searches
-//!   on configurations from the root, the configuration with the fewest candidate cells
-//!   tried first: branch points 11+ 38.1 → 37.1, 1106 64.5 → 61.2; CPU time 11+ 424 → 412
-//!   ms, 1106 274 → 257 ms; limit 2 unchanged (the whole tree is searched). The most cells
-//!   first: 39.3 and 64.4 branch points.
-//! - lost (2026-11-30, 86d8c25, reverted in 03cef1b): `HYBRID` taking `BANDS` from the root
-//!   when the root's propagation left ≥ 50 cells open, without a budget. 11+ 882 → 805 ms,
-//!   1106 567 → 508 ms, but Norvig's "impossible" puzzle (no solution, 17 givens) went from
-//!   51 guesses to 65,536: `BANDS` from the root does not refute it before the work budget
-//!   restarts the search. `impossible_puzzle_is_refuted_quickly` bounds it since. Open
-//!   cells at the root: 11+ 55-60, 1106 54-61, top1465 mostly 45-63, serg 31-47, 17-clue
-//!   11-64; thresholds 40 / 45 cost serg 30% / 17%, 48 and 55 measured like 50. Lost with
-//!   it (86d8c25): skipping `changed_words` when a round of band updates provably changed
-//!   nothing (serg +6%, 11+ +2%), and the mini-row occupancy by shifts in the band update
-//!   instead of 3 `SHRINK` lookups (a longer dependency chain: 11+ +2.5%, top1465 +8%).
-//! - kept (2026-12-01, 4f9eb1f; `solve --threads 1` CPU time, 3 interleaved runs, shuffled,
-//!   limit 2, against 15f4b9c): the root rule above within `WIDE_BUDGET` = 2,048 nodes
-//!   before starting over on cells: 11+ 887 → 783 ms, 1106 553 → 503, top1465 ×5 110 →
-//!   104, 17-clue 168 → 163, serg and Kaggle flat; Norvig's puzzle 51 → 2,099 guesses (a
-//!   1 << 16 budget: 65,589 nodes).
-//! - kept (2026-12-01, 2bb9b07; 5 interleaved runs): `changed_words` on the x86 paths as
-//!   three AVX2 compares with one `movemask` each plus an overlapping load for words 24-26
-//!   (the compiler's vectorisation reduced lanes with shifts and ORs; 19% of a `perf`
-//!   profile of 1106 at limit 2): limit 2, 11+ 841 → 811 ms, 1106 523 → 511, serg 229 →
-//!   222; limit 1, 11+ 407 → 393, 1106 255 → 245, top1465 ×5 80 → 70. Lost: a scalar loop
-//!   with `read_volatile` (17% slower).
-//! - kept (2026-12-01, d3192c5, Zen 4): `State::new` compiled inside each path's copy
-//!   (`paths::new_state`), not for the baseline, where `count_ones` was a bit-twiddling
-//!   sequence: Kaggle `bench --threads 1`, 7 alternating runs, 1.37M → 1.54M puzzles/s.
-//!   Lost (0172619): `State::solution` inlined into the path copies too (median 0.99).
-//! - lost (2026-12-01, 5a810d4, Zen 4): *stack* configurations beside the band ones (tdoku
-//!   chooses among both orientations), counted like the mini-rows and offered to the branch
-//!   choice. Branch points at limit 2, shuffled: 1106 116.9 → 109.0 (tdoku 113.2), 11+ 67.2 →
-//!   60.9, top1465 10.65 → 9.06; but the second pass at every branch point cost more than
-//!   the smaller trees saved: `bench --threads 1 --limit 2`, 15 alternating runs, 1106 0.96
-//!   of before, 11+ 0.94-0.95. Only a much cheaper column view would make it pay. Lost too:
-//!   the set-up's band words found by the path and the digit-by-digit set-up as shifts and
-//!   masks (callgrind on Kaggle 6,640 → 6,080 instructions per record, but `bench` 1.005 of
-//!   before in 25 alternating runs: the set-up's time is not its instruction count).
-//! - lost (2026-12-01, ea845e2, Zen 4): the 9-digit clear of `update_word` made conditional
-//!   (`placed != 0`): 0.96 of before on shuffled 1106 and 11+ (`bench`, 11 alternating runs).
-//! - kept (2026-12-01, 53d3aa9, Zen 4): a branch hands the search the words it changed
-//!   (`hint`: the configuration's word; or the cell's digits' words in its band and those
-//!   of the assigned digit's other bands that lost the column), and the node's first round
-//!   of band updates takes them ([`State::update_hinted`]) instead of comparing all 27 words
-//!   with `prev`. Nodes and output identical; a debug assertion checks under `cargo test`
-//!   that every changed word is in the hint (a wrong hint fails 11 solver tests). `bench
-//!   --threads 1`, 21 alternating runs against d18f8bb, medians of the pairwise ratios:
-//!   shuffled 1106 L2 1.028, 11+ L2 1.032, serg L1 1.021; 1106 as given L1 1.035. It saves
-//!   one ~15-instruction comparison per node (callgrind totals about the same), yet 3% of the
-//!   time: likely the comparison's 32-byte loads, issued right after the branch's 4-byte
-//!   stores, cannot take their data from the store buffer (no hardware counters on these VMs
-//!   to confirm). Lost (53d3aa9): the hint passed into `propagate`'s first `update_all` (the
-//!   loop got peeled: +4% instructions on serg); the hint kept in `State` (serg 0.76, or
-//!   0.97-0.98 with the cell's digits only); hints after naked singles and stack updates too
-//!   (no better); every round's comparison replaced by a scalar check of the words each
-//!   update may have touched (0.85), or 27 scalar `read_volatile` loads (0.84).
-//! - lost (2026-12-01, b7e9791, d18f8bb and 53d3aa9): the band with the fewest open digits
-//!   first, the digit of fewest cells, used only with limit ≥ 2: 11 alternating runs, 1106
-//!   L2 1.011 shuffled and 1.019 as given, 11+ L2 1.010, top1465 L2 0.957, serg 0.994.
-//!   Nodes per puzzle, shuffled, L2: 1106 245.4 → 236.0, 11+ (first 10,000) 147.0 → 130.7,
-//!   top1465 22.5 → 23.2. Other keys (nodes only), all worse on 1106 or 11+: ties on more
-//!   cells, the band's configurations net of its open digits, their average per open digit,
-//!   configurations plus 1-4 per open digit, fixed digits' cells.
-//! - lost (2026-12-01, 67a395b, Zen 4): dropping the `st.cand[d * 3 + band] &= !bit` after
-//!   each digit a cell branch has tried (the next copy's `assign` clears the cell anyway):
-//!   15 alternating runs, 1106 L2 0.996, 11+ L2 0.989, serg L1 1.031, top1465 L2 1.019.
-//!   Nothing measurable.
-//! - kept (2026-12-01, 787572d, Zen 4): on the `bmi2` path, the band update's mini-row
-//!   occupancy as one PEXT of the word folded onto each mini-row's first cell
-//!   (`occupancy_bmi2`) instead of three `SHRINK` lookups (Zen 2's slow PEXT keeps the
-//!   lookups on the `avx2` path). Callgrind, output identical: shuffled 1106 L2 −4.0%
-//!   instructions, Kaggle −4.2%, serg −3.7%. `bench --threads 1`, alternating runs, medians
-//!   of the pairwise ratios: shuffled 1106 L2 1.037 (15 runs), 11+ L2 1.040 (15); 1106 as
-//!   given L1 1.055 (15); top1465 L2 1.008, serg L1 1.028 (11 each). Lost (cc0bad0): a
-//!   word's row singles found by `r & (r - 1)` per row instead of three `SINGLE9` lookups
-//!   (0.972 on shuffled 1106 L2); the band update's 9-digit clear as three 8-word AVX2 ANDs
-//!   (0.80: those 32-byte loads come right after the update's 4-byte stores to the same
-//!   words, which supports the store-forwarding explanation above).
-//! - lost (2026-12-02, measured against 0971467, Zen 4): three changes together, the band
-//!   choice's counts for all three bands from one lookup per word bit-sliced in a `u64`,
-//!   band updates with the band a constant, and an AVX-512 path (changed-word scan and
-//!   the choice's per-word counts in 16 lanes). Callgrind (`bmi2` path, output identical):
-//!   shuffled 1106 L2 −18.8% instructions, serg −9.6%, Kaggle −12%. `bench --threads 1`,
-//!   11 alternating runs per cell pinned to one core on an idle machine, medians of the
-//!   pairwise ratios (AVX-512 path): 1106 1.03-1.06 and 11+ 0.99-1.05 and top1465
-//!   1.01-1.05 as given and on two shuffled seeds at both limits, but 17-clue 0.94-0.98
-//!   and serg 0.94-1.00 (the `bmi2` path alone: 17-clue 0.93, serg 0.95). A few percent on
-//!   the hard sets does not pay for a loss on the easy ones; the instructions saved are
-//!   mostly not on the critical path.
-//! - kept (2026-12-03, fbb15c4, Zen 4): naked singles and mini-row counting over the three
-//!   bands at once, one SSE2 lane per band (`lanes.rs`: a digit's three band words are one
-//!   unaligned load; SSE2 is in the x86-64 baseline, so every path has it), the counting's
-//!   may/must sets as one 18-bit field, the band choice's configurations to choose from
-//!   stored in `MINI_ROWS` (bits 24-27), and the stack updates' own result instead of a
-//!   changed-word scan after them. Same trees and output. Callgrind (`solve --limit 2`):
-//!   shuffled 1106 248.5M → 193.1M instructions, serg 199.4M → 182.5M, shuffled 17-clue
-//!   782M → 746M. `ab-bench.sh`, 9 alternating runs against c2618ee, medians of the
-//!   pairwise ratios: shuffled 1106 L2 1.078, serg L1 1.027, shuffled 17-clue L2 1.025.
-//!   Paired with tdoku in the same rounds (5, 2026-12-03), fbb15c4 / c2618ee: 1106 L2
-//!   1.094, shuffled 1106 L1 1.044, 11+ L2 1.016, serg L2 1.013, serg L1 0.997, top1465
-//!   L2 1.040, shuffled 17-clue L2 0.999; Kaggle L1 1.028 (`scripts/results/paired-peers.txt`).
-//! - lost (2026-12-03, against fbb15c4, Zen 4): the band update's column lock applied to the
-//!   digit's three words by one loop over `cand[base..base + 3]` (its own word too, which is
-//!   rewritten last) instead of two `OTHER_BANDS` lookups with bounds checks: −3.7%
-//!   instructions on shuffled 1106, −3% on serg, but no faster (the same `ab-bench.sh`
-//!   runs, against c2618ee: 1106 L2 1.026 where fbb15c4 measured 1.078, serg L1 1.012
-//!   against 1.027, 17-clue L2 1.014 against 1.025): one more store per update,
-//!   which already makes 14 (9-digit clear, column lock, the word, `prev`, `unsolved`); the
-//!   update looks bound by its stores rather than by its instruction count. The same
-//!   indices by selects (`if band == 2 { i - 2 } else { i + 1 }`): +3% instructions. The
-//!   pending words of a round visited band by band: +6% instructions; highest first: ±0.
-//! - lost (2026-12-04, against 77a6479, Zen 4, idle): `State::assign` inlined into the
-//!   branch (`#[inline(always)]`; as its own function it held 3.9% of a `perf record` of
-//!   serg as given at limit 1, whose hottest instruction, 8%, is `changed_words`' first
-//!   32-byte load after a round of band updates): `ab-bench.sh` 11 rounds, serg L1 0.984,
-//!   L2 0.992. On an idle machine serg as given is 0.93x tdoku at limit 1 and 0.89x at
-//!   limit 2 with fewer guesses at limit 1 (5.95 against 6.40): the cost per node.
-//! - kept (2026-12-05, measured against 30fa849, Intel Xeon family 6 model 207, idle, one
-//!   core): no stack updates in `HYBRID`'s cell phase (root not wide, fewer than 4 dead
-//!   ends; the root's own propagation keeps them). They barely shrink the trees of puzzles
-//!   with many solutions: serg nodes per puzzle, L1, 6.951 → 6.953 as given, 7.665 → 7.675
-//!   shuffled (seed 7); elsewhere 17-clue 1.993 → 2.021 (L1), top1465 13.865 → 13.935 (L1),
-//!   1106 118.227 → 118.234 (L1). `ab-bench.sh`, 7 rounds, medians of the pairwise ratios:
-//!   serg L1 1.045-1.047, L2 1.047, shuffled (seed 11) L1 1.044; shuffled 17-clue L2 0.995,
-//!   17-clue L1 0.996, top1465 L1 0.997, shuffled top1465 L2 0.998; Kaggle (first 24,997) L1
-//!   0.977-0.993 (9-11 rounds; the same number of instructions within 0.3% under
-//!   callgrind, so layout), Kaggle (Vopani random 10,000) L1 0.990. Lost: the flag computed
-//!   once per node and passed in (Kaggle 0.954-0.964), two copies of `propagate` by a const
-//!   parameter (Kaggle 0.975, serg 1.029); no stack updates at all (serg 1.072, but shuffled
-//!   17-clue L2 nodes 2.69 → 4.57, 1106 L2 238 → 374).
-//! - lost (2026-12-05, against c644889, Intel Xeon family 6 model 207, idle, one core):
-//!   no `prev` at all. Each band update returns the words it changed (the column lock's two
-//!   words by `old & !keep != 0`, the placed cells' nine words by `old & placed != 0`), and
-//!   so do placements, stack updates and mini-row counting; the pending set runs in rounds
-//!   (the state shrinks to 120 bytes; trees identical; a debug assertion that the result is
-//!   a fixed point of every band update failed a solver test when one source of changes was
-//!   dropped). A `perf` profile of serg L1 had put 12-18% on `changed_words`' 32-byte
-//!   loads. `ab-bench.sh`, 7-9 rounds, medians of the pairwise ratios: shuffled 1106 L2
-//!   1.026-1.028, 1106 L1 1.023, 11+ L2 1.021, serg L1 1.014-1.024 (shuffled 1.019), serg
-//!   L2 1.025, top1465 1.006-1.013; but 17-clue 0.923-0.939 and Kaggle L1 0.853-0.861. The
-//!   nine flags, which the compiler vectorised lane by lane (`vpinsrd`), took 18% of the
-//!   samples on serg and 33% on Kaggle, whose rounds are short, so the next round's set
-//!   waits on them. Variants: the flags shifted in one scalar chain (serg 0.974, 1106 0.991,
-//!   Kaggle 0.771, 17-clue 0.858); the nine words' clear behind `placed != 0` (1106 L2
-//!   0.911); the band's nine words all made pending after a placement (0.59-0.64); one
-//!   worklist without rounds (0.77: the next word's index waits on the update before it).
-//! - lost (2026-12-05, against 8e57897, the same Intel Xeon, one core; `ab-bench.sh` 7
-//!   rounds, medians of the pairwise ratios): `changed_words` on the `bmi2` copy compiled
-//!   with `avx512f` as two 16-word compares into mask registers (words 0-15 and 11-26),
-//!   serg L1 0.972, shuffled 1106 L2 0.986, Kaggle L1 1.000, shuffled 17-clue L2 1.002 (a
-//!   run-time-dispatched path would not pay); the band update's bounds checks dropped
-//!   (`get_unchecked` on the word, its two column-lock words, `COMPLEX` and the third
-//!   `SINGLE9` lookup), serg L1 1.000, shuffled 1106 L2 1.007, shuffled 17-clue L2 1.005,
-//!   Kaggle L1 1.031 (0.94-1.25): within the noise, so the checks stay.
-//!   Also lost (against 30fa849, 7 rounds): `prev` kept, but a round of band updates that
-//!   placed no cell hands the next round the words its column locks changed (each update
-//!   reports them, `old & !keep != 0`) instead of a comparison: serg L1 0.986, shuffled
-//!   1106 L2 1.008, Kaggle L1 0.911, shuffled 17-clue L2 1.044 (0.87-1.25). Any work added
-//!   to the band update costs more than the comparisons it saves.
-//! - not built (2026-12-05, counted at 874254a, the same Intel Xeon): an end game that counts
-//!   the last few open cells' completions without branching. Its ceiling, as branch points
-//!   (states propagation left open) with at most 8 open cells, of all branch points: serg L1
-//!   5,613 of 57,963 (9.7%; at most 4 open: 2,951), L2 8,554 of 64,220 (13.3%; 5,027); 1106
-//!   L1 0 of 25,275, L2 3 of 50,110; 11+ (first 20,000) L1 173 of 903,152, L2 325 of
-//!   1,703,636; top1465 L1 3 of 12,075, L2 3 of 17,848; 17-clue (first 20,000) L1 5 of
-//!   10,585. It could save those nodes and the leaves under them, which are cheaper than the
-//!   average node: a few percent on serg at most, nothing on the sets that are short of 1.1x
-//!   tdoku. tdoku has none either: it counts a solution once every band's configurations
-//!   are fixed.
+//! Not built: an end game that counts the last few open cells' completions without
+//! branching. At most 8 open cells at 9.7-13.3% of serg's branch points and almost none
+//! elsewhere: a few percent on serg at most (tdoku has none either).
 
 mod bands;
 mod lanes;

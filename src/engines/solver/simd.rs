@@ -7,28 +7,20 @@
 //! (`SUDOKU_BATCH_SIMD=portable|avx2|bmi2|auto`) forces a path, for tests and for comparing paths; a
 //! path the CPU lacks is never used.
 //!
-//! Paths, and what they measured (2026-11-30, AMD EPYC reporting family 0x17 with AVX2 and
-//! BMI2 but no AVX-512; 1 thread; user CPU seconds of `solve --limit 2` over 10 copies of
-//! shuffled forum_hardest_1106, median of 3; the old `target-cpu=native` build took 1.21 s):
-//! - `portable` 0.79 s: the x86-64 baseline (SSE2), or whatever another target guarantees.
-//! - `avx2` 0.77 s: BMI1, POPCNT, LZCNT and AVX2, what a `target-cpu=native` build of the same
-//!   code also measured here; no PEXT.
-//! - `bmi2` 1.21 s: the `avx2` path plus PEXT/PDEP for the column filter. PEXT and PDEP are
-//!   microcoded (tens of cycles) on AMD before Zen 3, so this path is chosen only where they
-//!   are single fast instructions (Intel since Haswell, AMD since Zen 3); forcing it here
-//!   reproduces the old build's figure.
-//!
-//! On an AMD EPYC reporting family 0x19 (Zen 4: fast PEXT, AVX-512), 2026-12-01, `bench
-//! --threads 1 --limit 2 --seconds 1` on shuffled copies (seed 7), 3 alternating runs, median,
-//! puzzles/s: `bmi2` is chosen and measured best on three of the four sets (1106 12.3k,
-//! 1905_11+ 22.1k, top1465 122k, serg 427k); `avx2` 0.94-1.03 of it (1.03 on 1106, within
-//! the runs' spread), `portable` 0.84-0.91.
+//! The paths (figures with their dates and CPUs: `docs/performance.md`, "Portable binary"):
+//! - `portable`: the x86-64 baseline (SSE2), or whatever another target guarantees.
+//! - `avx2`: BMI1, POPCNT, LZCNT and AVX2; no PEXT. As fast as a `target-cpu=native` build
+//!   of the same code on a Zen 2.
+//! - `bmi2`: the `avx2` path plus PEXT/PDEP for the column filter. PEXT and PDEP are
+//!   microcoded (tens of cycles) on AMD before Zen 3, where this path took 1.5x the time of
+//!   `avx2`, so it is chosen only where they are single fast instructions (Intel since
+//!   Haswell, AMD since Zen 3). On a Zen 4 it measured best on three of four hard sets;
+//!   `avx2` 0.94-1.03 of it, `portable` 0.84-0.91.
 //!
 //! Lost: an `avx512` path (the `bmi2` copy compiled with AVX-512 F, VL and BW as well),
-//! measured on that Zen 4, 5 alternating runs: 0.94-0.99 of `bmi2` on 1106, 1905_11+,
-//! top1465 and serg. The search is scalar dependency chains: wider vectors have little to
-//! work on. A `target-cpu=native` build there (AVX-512, Zen 4 tuning) measured within the
-//! runs' spread of this binary (0.94-1.02, 5 alternating runs).
+//! 0.94-0.99 of `bmi2` on a Zen 4. The search is scalar dependency chains: wider vectors have
+//! little to work on. A `target-cpu=native` build (AVX-512, Zen 4 tuning) measured within the
+//! runs' spread of this binary.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

@@ -4,9 +4,8 @@
 //! quoted fields, doubled quotes, line breaks inside quotes), fed line after line until the
 //! record ends. Blank lines are skipped, as csv-core skips them.
 //!
-//! Measured (2026-11-30, `solve --threads 2` user CPU on the Kaggle 25k sample × 40 as a
-//! `puzzle,solution` CSV): the csv crate's reader took ~0.25 µs per record on the reader
-//! thread, about a sixth of the whole run's CPU.
+//! The csv crate's reader took ~0.25 µs per record on the reader thread, about a sixth of a
+//! `solve` run's CPU on the Kaggle files (`docs/performance.md`, "The record path").
 //!
 //! Line ends: the stream has been through [`CsvLineEnds`], so outside quotes every line ends
 //! in `\n` alone.
