@@ -98,13 +98,17 @@ pub(crate) fn why(b: &Board, from: u16, to: u16, cause: Cause) -> (Why, bool) {
         Cause::Cell => Why::Cell(tc as u8),
         Cause::Link if fc == tc => Why::Cell(tc as u8),
         Cause::Link => {
-            // Rows, columns, then boxes: as a person names them.
-            let shared = [1, 2, 0]
+            let d = digit_of(to);
+            let strong = !is_on(from) && is_on(to);
+            // A weak link names rows, columns, then boxes, as a person names them; a strong
+            // one the first of the block, row and column with the digit's two places alone,
+            // as SE links them (and so the lost places a nested chain rests on are that
+            // house's).
+            let order = if strong { [0, 1, 2] } else { [1, 2, 0] };
+            let shared = order
                 .map(|k| CELL_HOUSES[fc][k] as usize)
                 .into_iter()
                 .filter(|&h| HOUSE_MASK[h] >> tc & 1 == 1);
-            let d = digit_of(to);
-            let strong = !is_on(from) && is_on(to);
             let two = shared
                 .clone()
                 .find(|&h| !strong || b.pos[h][d].count_ones() == 2);
