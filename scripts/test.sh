@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every test, on a fresh machine: the Rust suite (`cargo test --locked`) and the Python
 # module's (pytest), with what they need installed first: a venv (target/python-venv, or
-# $SUDOKU_BATCH_VENV) with maturin, numpy, pandas, pyarrow, polars, pytest, pyspark, selenium
-# and pillow from PyPI, and the module built into it. explain's browser tests need Chromium
-# and chromedriver too (.ci/run installs them with apt); without them they show as skipped.
+# $SUDOKU_BATCH_VENV) with maturin, numpy, pandas, pyarrow, polars, pytest, pyspark, selenium,
+# pillow and jsonschema (for docs/step.schema.json) from PyPI, and the module built into it.
+# explain's browser tests need Chromium and chromedriver too (.ci/run installs them with apt);
+# without them they show as skipped.
 # pytest's "no tests ran" (exit 5) is a failure. Among the pytest tests,
 # python/tests/test_recipes.py makes a second, fresh venv, installs the module with README's
 # own install lines (reusing pip's cache and the build above) and runs README's Python block
@@ -22,7 +23,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 venv=$(cd "$venv" && pwd)
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.9,<2" numpy pandas pyarrow polars pytest pyspark selenium pillow
+  "maturin>=1.9,<2" numpy pandas pyarrow polars pytest pyspark selenium pillow jsonschema
 
 echo "== cargo test --locked"
 cargo test --locked

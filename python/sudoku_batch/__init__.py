@@ -626,7 +626,10 @@ class HintResult(_StepsFields):
             row parsed when first read; ``list(steps)`` parses them all), each with the keys
             of the CLI's step object: ``kind`` (``"step"``), ``line`` (row + 1), ``step``
             (1), ``technique``, ``difficulty``, ``cells``, ``digits``, ``placements``
-            (``"r1c2=5"``), ``eliminations`` (``"r3c4<>7"``) and, for a chain, ``chain``.
+            (``"r1c2=5"``), ``eliminations`` (``"r3c4<>7"``), ``text``, for a chain ``chain``
+            (Eureka notation), ``branches`` and ``nested`` (its chains as data: links with
+            ``from``, ``to``, ``kind`` and ``why``), and for a chain or an aligned exclusion
+            ``lines`` (one sentence per link); docs/step.schema.json is their JSON Schema.
         status: (n,) uint8 of :class:`HintStatus` values.
         errors: ``{row: message}`` for malformed, invalid, failed and multiple rows.
     """

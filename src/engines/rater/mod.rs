@@ -56,6 +56,7 @@
 mod als_wings;
 mod board;
 mod bug;
+mod chain;
 mod chains;
 mod exclusion;
 mod hint;
@@ -79,6 +80,7 @@ use board::Board;
 use hint::Hint;
 use ladder::Finders;
 
+pub use chain::{Branch, Branches, Lines, Link, LinkKind, NestedChain, Potential, Rule, Why};
 pub use ladder::{Ladder, ParseLadderError};
 pub use step::{
     ChainBranches, Difficulty, Elimination, House, HouseKind, Houses, ParseDifficultyError,
@@ -105,7 +107,9 @@ pub struct Rater {
     eliminations: [Elimination; 729],
     /// The finders' memory from step to step, and the chain producers' scratch.
     finders: Finders,
-    /// A step's chains in Eureka notation (written only for `rate_with_steps`).
+    /// A step's chains as data, and in Eureka notation (written only for
+    /// `rate_with_steps`).
+    record: chain::Record,
     chain_text: String,
     /// A step's sentence (written only for `rate_with_steps`).
     step_text: String,
@@ -153,6 +157,7 @@ impl Rater {
             eliminations: [Elimination { cell: 0, digit: 0 }; 729],
             finders: Finders::new(),
             stop: Stop::default(),
+            record: chain::Record::new(),
             chain_text: String::with_capacity(CHAIN_TEXT),
             step_text: String::with_capacity(STEP_TEXT),
         }
@@ -278,10 +283,12 @@ impl Rater {
 
     fn report(&mut self, on_step: &mut dyn FnMut(&Step<'_>)) {
         self.chain_text.clear();
+        self.record.clear();
         let shape = if self.hint.technique.is_chain() {
             let chains = &mut self.finders.chains;
-            let shape = chains.explain(&self.board, &mut self.chain_text);
-            chains.complete(&self.board, &self.chain_text, &mut self.hint);
+            let shape = chains.explain(&self.board, &mut self.record);
+            self.record.write_eureka(&mut self.chain_text);
+            chains.complete(&self.board, &self.record, &mut self.hint);
             shape
         } else {
             chains::Shape::None
@@ -297,6 +304,11 @@ impl Rater {
                 n += 1;
             }
         }
+        let eliminations = &self.eliminations[..n];
+        let board = &self.board;
+        self.record.write_lines(|branches, top, out| {
+            text::lines(hint, board, eliminations, (branches, top), out);
+        });
         let placement = hint.place.map(|(cell, d)| Placement { cell, digit: d + 1 });
         let (chain, branched) = match shape {
             chains::Shape::None => (StepChain::None, None),
@@ -306,11 +318,12 @@ impl Rater {
                 Some(branched),
             ),
         };
-        let eliminations = &self.eliminations[..n];
         let facts = text::Facts {
             hint,
+            board: &self.board,
             eliminations,
             chain,
+            branches: self.record.view(),
             branched,
         };
         text::describe(&facts, &mut self.step_text);
@@ -323,7 +336,9 @@ impl Rater {
             placements: placement.as_slice(),
             eliminations,
             chain,
+            branches: self.record.view(),
             text: &self.step_text,
+            lines: self.record.lines(),
         };
         on_step(&step);
     }

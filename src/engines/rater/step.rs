@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::chain::{Branches, Lines};
 use super::Technique;
 use crate::grid::cell_name;
 
@@ -134,11 +135,19 @@ pub struct Step<'a> {
     pub placements: &'a [Placement],
     /// What it eliminates, by cell then digit.
     pub eliminations: &'a [Elimination],
-    /// A chaining step's chains, in Eureka notation.
+    /// A chaining step's chains, in Eureka notation (written from `branches`).
     pub chain: StepChain<'a>,
+    /// A chaining step's chains as data: its branches of links, each with why it holds,
+    /// and the rules and nested chains they rest on (empty for other steps).
+    pub branches: Branches<'a>,
     /// The step in a plain-English sentence (or a few) naming its houses, cells and digits
     /// and what it places or removes.
     pub text: &'a str,
+    /// The step in sentences a person can follow one by one: a chain's, one per link of
+    /// each branch (then, for a cycle, how each removal follows); an aligned exclusion's,
+    /// one per candidate removed, with the combinations that exclude it (empty for other
+    /// steps).
+    pub lines: Lines<'a>,
 }
 
 /// A set of houses, bit `h` for house `h`: `0..9` boxes 1-9 (left to right, top to

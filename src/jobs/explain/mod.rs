@@ -4,15 +4,13 @@
 //!
 //! A record is rated as `rate --steps` rates it (a uniqueness solve, then the engine's path,
 //! [`Start`]); each step is kept as an [`ExplainStep`]: its houses, cells, placements,
-//! eliminations, its chains' links ([`eureka`]: read back from the Eureka text) and its
-//! sentence. The grid a step is taken on is not stored with it: a [`Board`] replays the
+//! eliminations, its chains' links (from the engine's data: [`Link`]) and its sentence. The grid a step is taken on is not stored with it: a [`Board`] replays the
 //! steps from the record's start (a placement fixes its cell and leaves its peers, an
 //! elimination removes one candidate), as the page's script does.
 //!
 //! A page holds at most [`RECORD_LIMIT`] records: 13-20 KB each for hard puzzles (Exchange
 //! diabolical, top1465), so a full page stays a file a browser opens without a wait.
 
-pub mod eureka;
 pub mod layout;
 pub mod page;
 pub mod svg;
@@ -20,13 +18,12 @@ pub mod svg;
 use serde::Serialize;
 
 use crate::engines::rater::Step;
-use crate::engines::rater::{Difficulty, Rater, Rating, StepChain};
+use crate::engines::rater::{self, Difficulty, Rater, Rating, StepChain};
 use crate::grid::Grid;
 use crate::io::reader::Record;
 use crate::jobs::rate::{guarded, RateStatus, Raters, Start};
 use crate::pipeline::Work;
 use crate::position::Position;
-use eureka::Link;
 
 pub use page::{entry, PageWriter};
 
@@ -40,6 +37,59 @@ pub fn limit_message() -> String {
          part, e.g. `split -l {RECORD_LIMIT} -d puzzles.txt part-` then `sudoku-batch explain \
          part-00 -o part-00.html`, or `head -n {RECORD_LIMIT}` for the first ones"
     )
+}
+
+/// A candidate: cell 0..81 (row-major) and digit 1..=9.
+pub type Candidate = (u8, u8);
+
+/// How a link is drawn: its class in the drawing (`link strong`, `link weak`, `link rule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// Off, so on.
+    Strong,
+    /// On, so off.
+    Weak,
+    /// Off, so off: by a basic rule or a nested chain (dynamic forcing chains (+), nested
+    /// ones).
+    Rule,
+}
+
+impl LinkKind {
+    /// The kind's class name in the drawing.
+    pub fn class(self) -> &'static str {
+        match self {
+            LinkKind::Strong => "strong",
+            LinkKind::Weak => "weak",
+            LinkKind::Rule => "rule",
+        }
+    }
+}
+
+/// One link of a step's chains, as drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// Where it starts.
+    pub from: Candidate,
+    /// Where it ends.
+    pub to: Candidate,
+    /// Strong, weak or a rule.
+    pub kind: LinkKind,
+}
+
+impl Link {
+    /// The engine's link, as drawn.
+    pub fn of(link: &rater::Link) -> Link {
+        let kind = match link.kind() {
+            rater::LinkKind::Strong => LinkKind::Strong,
+            rater::LinkKind::Weak => LinkKind::Weak,
+            rater::LinkKind::Rule | rater::LinkKind::Nested => LinkKind::Rule,
+        };
+        Link {
+            from: (link.from.cell, link.from.digit),
+            to: (link.to.cell, link.to.digit),
+            kind,
+        }
+    }
 }
 
 /// One step of a path, owned (the engine's [`Step`] borrows its scratch).
@@ -67,17 +117,17 @@ pub struct ExplainStep {
 }
 
 impl ExplainStep {
-    /// The engine's step, owned, its chains' links read (a chain the reader cannot read
-    /// keeps its text and draws no links: [`eureka`]'s tests keep that from happening).
+    /// The engine's step, owned, with its chains' links (every branch's, in order).
     pub fn of(step: &Step<'_>) -> ExplainStep {
         let chains: Vec<String> = match step.chain {
             StepChain::None => Vec::new(),
             StepChain::Single(chain) => vec![chain.to_string()],
             StepChain::Branches(branches) => branches.iter().map(str::to_string).collect(),
         };
-        let links = chains
+        let links = step
+            .branches
             .iter()
-            .flat_map(|c| eureka::links(c).unwrap_or_default())
+            .flat_map(|b| b.links().iter().map(Link::of))
             .collect();
         ExplainStep {
             technique: step.technique.name(),

@@ -19,7 +19,9 @@
 //! `technique`, `difficulty`, `houses` (`"r3"`, `"c4"`, `"b5"`: rows, then columns, then
 //! boxes), `cells` (`"r1c2"`: for a chain, every cell of every chain), `digits`,
 //! `placements` (`"r1c2=5"`), `eliminations` (`"r3c4<>7"`), for a chain step only `chain`,
-//! and `text`, the step in a plain-English sentence — then the record's own
+//! `text`, the step in a plain-English sentence, `lines` (a chain step's and an aligned
+//! exclusion's: sentences to follow one by one, one per link of each branch), and for a
+//! chain step `branches` and `nested` (its chains as data, see below) — then the record's own
 //! `"kind":"rating"` object, the jsonl record above. So every input record still has exactly
 //! one rating object, its `steps` field counts the step objects before it, and
 //! `select(.kind == "rating")` gives the plain jsonl output.
@@ -29,10 +31,19 @@
 //! strings, one per branch, for Nishio, cell, region and dynamic forcing chains (a branch of
 //! a dynamic chain followed by its bracketed supporting chains). Steps of other techniques
 //! (aligned triplet exclusion included) have no `chain` field.
+//!
+//! `branches` has one entry per entry of `chain`, each `{"links": [...]}`: a link is
+//! `{"from": "r9c5=6", "to": "r8c5<>6", "kind": "weak", "why": "column 5"}` (a potential is
+//! `r1c2=5` on or `r1c2<>5` off; `kind` `strong`, `weak`, `rule` or `nested`; `why` the
+//! house or cell it lies in, the rule, or the nested chain), a `rule` link with its `rule`
+//! (`technique`, `houses`, `cells`, `digits`), a `nested` one with `nested`, an index into
+//! the step's `nested` array (whose entries have `technique`, `level`, `branches` of the same
+//! shape and `lines`), and the first link of a bracketed chain with `"opens": true`.
+//! docs/step.schema.json is the JSON Schema of a step object.
 
 use std::io::{self, Write};
 
-use crate::engines::rater::{Difficulty, Rating, Step, StepChain};
+use crate::engines::rater::{Branches, Difficulty, LinkKind, Rating, Step, StepChain, Why};
 use crate::grid::cell_name;
 use crate::io::passthrough::RecordFields;
 use crate::io::write::{write_csv_field, JsonObject, OutputFormat};
@@ -185,7 +196,96 @@ pub fn step_body(out: &mut Vec<u8>, n: u32, step: &Step<'_>) {
     }
     out.extend_from_slice(b",\"text\":");
     json_string(out, step.text);
+    if !step.lines.is_empty() {
+        out.extend_from_slice(b",\"lines\":[");
+        json_items(out, step.lines.iter(), json_string);
+        out.push(b']');
+    }
+    if !step.branches.is_empty() {
+        out.extend_from_slice(b",\"branches\":");
+        json_branches(out, step.branches);
+        out.extend_from_slice(b",\"nested\":[");
+        json_items(out, step.branches.nested(), |out, chain| {
+            out.extend_from_slice(b"{\"technique\":");
+            json_string(out, chain.technique.name());
+            out.extend_from_slice(b",\"level\":");
+            out.push(b'0' + chain.level);
+            out.extend_from_slice(b",\"branches\":");
+            json_branches(out, chain.branches);
+            out.extend_from_slice(b",\"lines\":[");
+            json_items(out, chain.lines.iter(), json_string);
+            out.extend_from_slice(b"]}");
+        });
+        out.push(b']');
+    }
     out.extend_from_slice(b"}\n");
+}
+
+/// A chain's branches: `[{"links":[{"from":"r9c5=6","to":"r8c5<>6","kind":"weak","why":"column
+/// 5"}, ...]}, ...]`, a rule link with its `rule`, a nested one with its `nested` index, a
+/// link that starts a bracketed chain with `"opens":true`.
+fn json_branches(out: &mut Vec<u8>, branches: Branches<'_>) {
+    out.push(b'[');
+    json_items(out, branches.iter(), |out, branch| {
+        out.extend_from_slice(b"{\"links\":[");
+        json_items(out, branch.links().iter(), |out, link| {
+            // Potentials, kinds, houses, rules and techniques are ASCII without quotes.
+            let kind = link.kind();
+            let _ = write!(
+                out,
+                "{{\"from\":\"{}\",\"to\":\"{}\",\"kind\":\"{}\",\"why\":\"",
+                link.from,
+                link.to,
+                kind.name()
+            );
+            let _ = match link.why {
+                Why::Cell(c) => write!(out, "{}", cell_name(c)),
+                Why::House(h) => write!(out, "{h:#}"),
+                Why::Rule(i) => match branches.rule(i) {
+                    Some(rule) => write!(out, "{rule}"),
+                    None => write!(out, "a basic rule"),
+                },
+                Why::Nested(j) => match branches.nested_chain(j) {
+                    Some(chain) => {
+                        write!(out, "nested chain {}, {}", j + 1, chain.technique.name())
+                    }
+                    None => write!(out, "a nested chain"),
+                },
+            };
+            out.push(b'"');
+            match (kind, link.why) {
+                (LinkKind::Rule, Why::Rule(i)) => {
+                    if let Some(rule) = branches.rule(i) {
+                        out.extend_from_slice(b",\"rule\":{\"technique\":");
+                        json_string(out, rule.technique.name());
+                        out.extend_from_slice(b",\"houses\":[");
+                        json_items(out, rule.houses.iter(), |out, h| {
+                            let _ = write!(out, "\"{h}\"");
+                        });
+                        out.extend_from_slice(b"],\"cells\":[");
+                        json_items(out, rule.cells().iter(), |out, &cell| {
+                            candidate(out, cell, b"", None);
+                        });
+                        out.extend_from_slice(b"],\"digits\":[");
+                        let digits = (1..=9u8).filter(|d| rule.digits & (1 << (d - 1)) != 0);
+                        json_items(out, digits, |out, digit| out.push(b'0' + digit));
+                        out.extend_from_slice(b"]}");
+                    }
+                }
+                (LinkKind::Nested, Why::Nested(j)) => {
+                    out.extend_from_slice(b",\"nested\":");
+                    out.extend_from_slice(itoa::Buffer::new().format(j).as_bytes());
+                }
+                _ => {}
+            }
+            if link.opens {
+                out.extend_from_slice(b",\"opens\":true");
+            }
+            out.push(b'}');
+        });
+        out.extend_from_slice(b"]}");
+    });
+    out.push(b']');
 }
 
 /// `items` written by `item`, separated by commas.

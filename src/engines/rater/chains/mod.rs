@@ -45,10 +45,10 @@
 //!
 //! | layer | modules | what they hold |
 //! |---|---|---|
-//! | shared | [`shared`]: [`links`], [`bits`](shared::bits), [`key`], [`trail`](shared::trail), [`nest_set`](shared::nest_set), [`closure`], [`cell_region`](shared::cell_region), [`eureka`] | what more than one producer uses: potentials and links, the one bit set, SE's hint order, a propagation's queue, the nested chains a hint counts once, reach sets, cell and region chains over any propagation, chains in Eureka notation |
+//! | shared | [`shared`]: [`links`], [`bits`](shared::bits), [`key`], [`trail`](shared::trail), [`nest_set`](shared::nest_set), [`closure`], [`cell_region`](shared::cell_region), [`record`] | what more than one producer uses: potentials and links, the one bit set, SE's hint order, a propagation's queue, the nested chains a hint counts once, reach sets, cell and region chains over any propagation, a found hint's chains recorded as data |
 //! | producers | [`forcing`] (over one breadth-first walk), [`nishio`], [`multiple`], [`dynamic`], [`plus`] | SE's chaining producers, each searching one step's grid |
 //! | nesting | [`nested`] | the driver dynamic propagations call once their links run dry (from (+) on), its memo of reduced grids, and the every-hint halves of the producers it nests |
-//! | entry | this module: [`Chains`] | one method a producer, the hint it fills, its chains for `--steps` |
+//! | entry | this module: [`Chains`] | one method a producer, the hint it fills, its chains recorded for `--steps` |
 //!
 //! One import circle is left, and it is the algorithm's: [`dynamic`] ↔ [`nested`]. SE's
 //! levels 4 and 5 nest dynamic forcing chains, so a dynamic propagation calls the nesting
@@ -68,15 +68,15 @@ mod shared;
 mod tests;
 
 use super::board::{cells_of, digits_of, Board, ALL_DIGITS, CELLS, CELL_HOUSES};
+use super::chain::Record;
 use super::hint::Hint;
 use super::quiet::Quiet;
 use super::{Stop, Technique};
-use forcing::{Kind, Pass};
+use forcing::Kind;
 use nested::Known;
 use shared::bits::PotSet;
-pub(crate) use shared::eureka::{cells_named, ends, Node};
 use shared::links::{cell_of, digit_of, is_on, potential};
-use shared::{closure, eureka, key, links};
+use shared::{closure, key, links, record};
 
 /// Scratch of the chain producers; one per rater, allocated once.
 pub(crate) struct Chains {
@@ -94,9 +94,6 @@ pub(crate) struct Chains {
     plus: Box<dynamic::Dynamic>,
     /// The producer of the last step found, and what it found.
     last: Last,
-    /// The cells of the nested chains the last explained step rests on, which its written
-    /// chains leave out ([`Chains::explain`]).
-    nested_cells: u128,
     /// The last grid on which Nishio forcing chains found nothing.
     nishio_quiet: Quiet,
     /// The last grids on which "Forcing Chains & Cycles" and multiple forcing chains found
@@ -108,7 +105,7 @@ pub(crate) struct Chains {
     closure_for: Option<([u16; CELLS], u128)>,
 }
 
-/// Which producer found the last step: what [`Chains::explain`] writes out.
+/// Which producer found the last step: what [`Chains::explain`] records.
 #[derive(Clone, Copy)]
 enum Last {
     /// Aligned triplet exclusion, or nothing.
@@ -124,7 +121,7 @@ enum Last {
 
 /// The techniques of dynamic forcing chains (+) and nested forcing chains of levels 2-5, by
 /// level from 1 and kind of hint (contradiction, double, cell, region).
-const PLUS_TECHNIQUES: [[Technique; 4]; 5] = {
+pub(crate) const PLUS_TECHNIQUES: [[Technique; 4]; 5] = {
     use Technique::*;
     [
         [
@@ -160,7 +157,7 @@ const PLUS_TECHNIQUES: [[Technique; 4]; 5] = {
     ]
 };
 
-/// How a step's chains read, as [`Chains::explain`] wrote them.
+/// How a step's chains read, as [`Chains::explain`] recorded them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shape {
     /// No chain.
@@ -219,7 +216,6 @@ impl Chains {
             dynamic: dynamic::Dynamic::new(0),
             plus: dynamic::Dynamic::new(5),
             last: Last::None,
-            nested_cells: 0,
             nishio_quiet: Quiet::new(),
             forcing_quiet: None,
             multiple_quiet: None,
@@ -233,27 +229,27 @@ impl Chains {
         self.plus.stop_when(stop.clone());
     }
 
-    /// Appends the chains of the step the last producer method gave, on the same board, in
-    /// Eureka notation ([`eureka`]): rebuilt from the producer's parent pointers (the
-    /// propagations of the dynamic and multiple producers are run again). Only `--steps`
-    /// calls it.
-    pub(crate) fn explain(&mut self, b: &Board, out: &mut String) -> Shape {
-        self.nested_cells = 0;
+    /// Records the chains of the step the last producer method gave, on the same board, in
+    /// `rec` ([`record`]): rebuilt from the producer's parent pointers (the propagations of
+    /// the dynamic and multiple producers are run again, and the nested searches a link
+    /// rests on). Only `--steps` calls it.
+    pub(crate) fn explain(&mut self, b: &Board, rec: &mut Record) -> Shape {
+        rec.clear();
         match self.last {
             Last::None => Shape::None,
             Last::Forcing => {
-                eureka::write_path(out, &self.best.path[..self.best.len]);
+                record::record_path(rec, b, &self.best.path[..self.best.len]);
                 Shape::Single
             }
             Last::Nishio(found) => {
-                self.nishio.explain(b, &found, out);
+                self.nishio.explain(b, &found, rec);
                 Shape::Branches(Branched {
                     how: Branching::Contradiction,
                     level: 0,
                 })
             }
             Last::Multiple(found) => {
-                self.multiple.explain(b, &found, out);
+                self.multiple.explain(b, &found, rec);
                 let how = match found.kind {
                     multiple::Kind::Region { .. } => Branching::Region,
                     multiple::Kind::Cell => Branching::Cell,
@@ -261,28 +257,41 @@ impl Chains {
                 Shape::Branches(Branched { how, level: 0 })
             }
             Last::Dynamic(found) => {
-                self.nested_cells = self.dynamic.explain(b, &found, out);
+                self.dynamic.explain(b, &found, rec);
                 Shape::Branches(branched(found.kind, 0))
             }
             Last::Plus(level, found) => {
                 self.plus.set_level(level);
-                self.nested_cells = self.plus.explain(b, &found, out);
+                self.plus.explain(b, &found, rec);
                 Shape::Branches(branched(found.kind, level))
             }
         }
     }
 
-    /// Completes the hint of the step whose chains [`Chains::explain`] wrote as `text`, on
-    /// the same board: every cell the chains name, then every cell of the nested chains
-    /// they rest on, after the cells it has, each once; and
-    /// the houses it rests on: a region forcing chain's region, and a cycle's or a static
-    /// forcing chain's strong links between two cells, each in the houses where its digit
-    /// has those two places alone. Only `--steps` calls it.
-    pub(crate) fn complete(&self, b: &Board, text: &str, hint: &mut Hint) {
+    /// Completes the hint of the step whose chains [`Chains::explain`] recorded in `rec`,
+    /// on the same board: every cell its chains name, in order, then every cell of the
+    /// nested chains they rest on, after the cells it has, each once; and the houses it
+    /// rests on: a region forcing chain's region, and a cycle's or a static forcing chain's
+    /// strong links between two cells, each in the houses where its digit has those two
+    /// places alone. Only `--steps` calls it.
+    pub(crate) fn complete(&self, b: &Board, rec: &Record, hint: &mut Hint) {
         let n = hint.n_cells as usize;
         let mut seen = hint.cells[..n].iter().fold(0u128, |s, &c| s | 1u128 << c);
-        let nested = cells_of(self.nested_cells);
-        for c in eureka::cells_named(text).chain(nested) {
+        let view = rec.view();
+        let named = view.iter().flat_map(|branch| {
+            let start = std::iter::once(branch.start().cell);
+            start.chain(branch.links().iter().flat_map(|l| [l.from.cell, l.to.cell]))
+        });
+        let mut nested = 0u128;
+        for chain in view.nested() {
+            for branch in chain.branches.iter() {
+                nested |= 1u128 << branch.start().cell;
+                for l in branch.links() {
+                    nested |= 1u128 << l.to.cell;
+                }
+            }
+        }
+        for c in named.map(usize::from).chain(cells_of(nested)) {
             if seen >> c & 1 == 0 {
                 seen |= 1u128 << c;
                 hint.add_cell(c);
@@ -412,16 +421,7 @@ impl Chains {
     fn fill(&self, b: &Board, hint: &mut Hint) {
         let best = &self.best;
         let path = &best.path[..best.len];
-        let cells = path_cells(path);
-        let technique = match best.kind {
-            Kind::Cycle(Pass::X) if cells.count_ones() == 4 => Technique::GeneralizedXWing,
-            Kind::Cycle(Pass::X) => Technique::BidirectionalXCycle,
-            Kind::Cycle(Pass::Y) => Technique::BidirectionalYCycle,
-            Kind::Cycle(Pass::XY) => Technique::BidirectionalCycle,
-            Kind::Chain(Pass::XY) => Technique::ForcingChain,
-            Kind::Chain(_) if best.key.complexity == 6 => Technique::TurbotFish,
-            Kind::Chain(_) => Technique::ForcingXChain,
-        };
+        let technique = forcing::technique(best.kind, path);
         hint.start(technique, best.key.tenths());
         hint.exact = Some(best.key.difficulty);
         let mut seen = 0u128;
@@ -541,9 +541,4 @@ fn strong_link_houses(b: &Board, path: &[u16]) -> u32 {
         }
     }
     houses
-}
-
-/// The cells of a chain, as a set.
-fn path_cells(path: &[u16]) -> u128 {
-    path.iter().fold(0u128, |s, &p| s | 1u128 << cell_of(p))
 }

@@ -32,14 +32,15 @@
 
 use super::shared::cell_region::{first_place, CellRegion, Propagation};
 use super::shared::closure::Closure;
-use super::shared::eureka::{self, Tree, ROOT};
 use super::shared::key;
 use super::shared::links::{conjugate, is_on, potential, Graph, Links, Live, Rules, POTENTIALS};
 use super::shared::nest_set::NestSet;
+use super::shared::record::{record_branch, Tree, ROOT};
 use super::shared::trail::{Queue, Trail};
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
 };
+use crate::engines::rater::chain::Record;
 
 /// What one assumption implies: the potentials in the order found, with their depths and
 /// the potential each was implied from (for the chains of `--steps`).
@@ -201,9 +202,9 @@ impl Multiple {
 }
 
 impl Multiple {
-    /// The branches of `found` (one a line, in Eureka notation: [`eureka`]), from each
-    /// candidate of its cell or each place of its digit in its house, in SE's order.
-    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+    /// Records the branches of `found`, from each candidate of its cell or each place of its
+    /// digit in its house, in SE's order.
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, rec: &mut Record) {
         let assumptions = match found.kind {
             Kind::Cell => (found.source, b.cands[found.source], None),
             Kind::Region { house, digit } => {
@@ -212,18 +213,13 @@ impl Multiple {
             }
         };
         let (at, set, digit) = assumptions;
-        let mut first = true;
         for i in digits_of(set) {
             let root = match digit {
                 None => potential(at, i, true),
                 Some(d) => potential(HOUSE_CELLS[at][i] as usize, d, true),
             };
             self.cr.other.propagate(&Live(b), root);
-            if !first {
-                out.push('\n');
-            }
-            first = false;
-            eureka::write_branch(out, &*self.cr.other, found.target);
+            record_branch(rec, b, &*self.cr.other, found.target);
         }
     }
 }

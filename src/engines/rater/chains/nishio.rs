@@ -26,14 +26,15 @@
 //! and "off" for the solution's digit are searched. The state is one digit's plane, so a
 //! search is a few dozen mask operations.
 //!
-//! Layer: a producer, over [`shared`](super::shared) (links, key, Eureka writing) alone.
+//! Layer: a producer, over [`shared`](super::shared) (links, key, recording) alone.
 
-use super::shared::eureka::{self, Tree, WithClash, ROOT};
 use super::shared::key::Key;
 use super::shared::links::{cell_of, is_on, potential};
+use super::shared::record::{record_branch, Cause, Tree, WithClash, ROOT};
 use crate::engines::rater::board::{
     cells_of, digits_of, two_cells, Board, CELLS, CELL_HOUSES, HOUSE_MASK,
 };
+use crate::engines::rater::chain::Record;
 
 /// SE's sort key of a contradiction hint.
 const SORT: u8 = 7;
@@ -281,6 +282,22 @@ impl Nishio {
 struct OnDigit<'a> {
     nishio: &'a Nishio,
     digit: usize,
+    /// The digit's places on the step's grid.
+    source: u128,
+}
+
+/// The house of "off" `from` whose two places left, `from` and `to`, made `to` "on" once it
+/// had lost `hidden` (the first of `from`'s block, row and column that fits, as
+/// [`Nishio::expand_off`] takes it).
+fn house_of_link(source: u128, from: usize, to: usize, hidden: u128) -> Cause {
+    let pair = 1u128 << from | 1u128 << to;
+    CELL_HOUSES[from]
+        .iter()
+        .find(|&&h| {
+            let m = HOUSE_MASK[h as usize];
+            m >> to & 1 == 1 && source & m & !pair == hidden
+        })
+        .map_or(Cause::Link, |&h| Cause::House(h))
 }
 
 impl Tree for OnDigit<'_> {
@@ -304,13 +321,21 @@ impl Tree for OnDigit<'_> {
             }
         }
     }
+    fn cause(&self, p: u16) -> Cause {
+        let o = cell_of(p);
+        let parent = self.nishio.on_parent[o];
+        if !is_on(p) || parent == NONE {
+            return Cause::Link;
+        }
+        house_of_link(self.source, parent as usize, o, self.nishio.on_hidden[o])
+    }
 }
 
 impl Nishio {
-    /// The branches of `found`, one a line in Eureka notation ([`eureka`]): from the
-    /// assumption to the "on" and to the "off" of the place that clashes (a side that is the
-    /// assumption itself is left out: the other leads to its negation).
-    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) {
+    /// Records the branches of `found`: from the assumption to the "on" and to the "off" of
+    /// the place that clashes (a side that is the assumption itself is left out: the other
+    /// leads to its negation).
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, rec: &mut Record) {
         let d = found.digit;
         let Some(clash) = self.propagate(b.planes[d], found.cell, found.assumed_on) else {
             return;
@@ -319,6 +344,7 @@ impl Nishio {
         let tree = OnDigit {
             nishio: self,
             digit: d,
+            source: b.planes[d],
         };
         let (on_cell, on_parents) = clash.on;
         let (off_cell, off_parent) = clash.off;
@@ -326,7 +352,7 @@ impl Nishio {
         let off = potential(off_cell, d, false);
         if on != root {
             match on_parents {
-                None => eureka::write_branch(out, &tree, on),
+                None => record_branch(rec, b, &tree, on),
                 Some((parent, hidden)) => {
                     let mut list = [0u16; 16];
                     let mut n = 0;
@@ -339,25 +365,24 @@ impl Nishio {
                         potential: on,
                         parent: potential(parent as usize, d, false),
                         hidden: &list[..n],
+                        cause: house_of_link(b.planes[d], parent as usize, on_cell, hidden),
                     };
-                    eureka::write_branch(out, &clash, on);
+                    record_branch(rec, b, &clash, on);
                 }
             }
         }
-        if on != root && off != root {
-            out.push('\n');
-        }
         if off != root {
             match off_parent {
-                None => eureka::write_branch(out, &tree, off),
+                None => record_branch(rec, b, &tree, off),
                 Some(parent) => {
                     let clash = WithClash {
                         tree: &tree,
                         potential: off,
                         parent: potential(parent as usize, d, true),
                         hidden: &[],
+                        cause: Cause::Link,
                     };
-                    eureka::write_branch(out, &clash, off);
+                    record_branch(rec, b, &clash, off);
                 }
             }
         }

@@ -43,15 +43,38 @@ use crate::engines::rater::board::{
     cells_of, digits_of, two_bits, two_cells, Board, BLOCK, CELLS, COL, HOUSE_CELLS, HOUSE_MASK,
     ROW,
 };
+use crate::engines::rater::chain::Rule;
+use crate::engines::rater::Technique;
+
+/// What a hint of the basic rules rests on: the rule, its houses (board numbering), digits
+/// and cells. Handed with each hint (a few stores), made into a [`Rule`] only for
+/// `--steps`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pattern {
+    technique: Technique,
+    houses: u32,
+    digits: u16,
+    cells: u128,
+}
+
+impl Pattern {
+    /// The rule, as a step gives it.
+    pub(crate) fn rule(&self) -> Rule {
+        Rule::new(self.technique, self.houses, self.digits, self.cells)
+    }
+}
+
+/// How the rules hand on their hints: `emit(parents, removals, pattern)`.
+pub(crate) type EmitRule<'e> = dyn FnMut(&CandSet, &CandSet, &Pattern) + 'e;
 
 /// The hints of the first rule with a hint that rests on the reduction from `b` to
-/// (`cands`, `planes`), in SE's order: `emit(parents, removals)` for each. Whether there
-/// was one.
+/// (`cands`, `planes`), in SE's order: `emit(parents, removals, pattern)` for each. Whether
+/// there was one.
 pub(crate) fn rules(
     b: &Board,
     cands: &[u16; CELLS],
     planes: &[u128; 9],
-    emit: &mut dyn FnMut(&CandSet, &CandSet),
+    emit: &mut EmitRule<'_>,
 ) -> bool {
     intersections(b, planes, emit)
         || hidden_pairs(b, cands, planes, emit)
@@ -62,10 +85,9 @@ pub(crate) fn rules(
 /// A hint of one digit: its `lost` places as parents, `removals` off. Emitted (`true`) when it
 /// has both.
 fn emit_digit(
-    d: usize,
-    lost: u128,
-    removals: u128,
-    emit: &mut dyn FnMut(&CandSet, &CandSet),
+    (d, lost, removals): (usize, u128, u128),
+    pattern: &Pattern,
+    emit: &mut EmitRule<'_>,
 ) -> bool {
     if removals == 0 || lost == 0 {
         return false;
@@ -73,7 +95,7 @@ fn emit_digit(
     let (mut parents, mut out) = (CandSet::EMPTY, CandSet::EMPTY);
     parents.add_cells(lost, d);
     out.add_cells(removals, d);
-    emit(&parents, &out);
+    emit(&parents, &out, pattern);
     true
 }
 
@@ -84,7 +106,7 @@ fn pairs_in(set: u16) -> impl Iterator<Item = (usize, usize)> {
     digits_of(set).flat_map(move |y| digits_of(set & ((1 << y) - 1)).map(move |x| (x, y)))
 }
 
-fn intersections(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSet)) -> bool {
+fn intersections(b: &Board, planes: &[u128; 9], emit: &mut EmitRule<'_>) -> bool {
     let mut any = false;
     for (t1, t2) in [(BLOCK, COL), (BLOCK, ROW), (COL, BLOCK), (ROW, BLOCK)] {
         for i1 in 0..9 {
@@ -110,7 +132,17 @@ fn intersections(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &
                         continue;
                     }
                     let lost = b.planes[d] & !plane & m1 & !m2;
-                    any |= emit_digit(d, lost, plane & m2 & !m1, emit);
+                    let pattern = Pattern {
+                        technique: if t1 == BLOCK {
+                            Technique::Pointing
+                        } else {
+                            Technique::Claiming
+                        },
+                        houses: 1 << (t1 + i1) | 1 << (t2 + i2),
+                        digits: 1 << d,
+                        cells: now,
+                    };
+                    any |= emit_digit((d, lost, plane & m2 & !m1), &pattern, emit);
                 }
             }
         }
@@ -122,7 +154,7 @@ fn hidden_pairs(
     b: &Board,
     cands: &[u16; CELLS],
     planes: &[u128; 9],
-    emit: &mut dyn FnMut(&CandSet, &CandSet),
+    emit: &mut EmitRule<'_>,
 ) -> bool {
     let mut any = false;
     for t in [BLOCK, COL, ROW] {
@@ -159,7 +191,13 @@ fn hidden_pairs(
                 if out.is_empty() || parents.is_empty() {
                     continue;
                 }
-                emit(&parents, &out);
+                let pattern = Pattern {
+                    technique: Technique::HiddenPair,
+                    houses: 1 << h,
+                    digits: keep,
+                    cells: both,
+                };
+                emit(&parents, &out, &pattern);
                 any = true;
             }
         }
@@ -167,7 +205,7 @@ fn hidden_pairs(
     any
 }
 
-fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut dyn FnMut(&CandSet, &CandSet)) -> bool {
+fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut EmitRule<'_>) -> bool {
     let mut any = false;
     for t in [BLOCK, COL, ROW] {
         for h in t..t + 9 {
@@ -209,7 +247,13 @@ fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut dyn FnMut(&CandSet, &
                 if out.is_empty() || parents.is_empty() {
                     continue;
                 }
-                emit(&parents, &out);
+                let pattern = Pattern {
+                    technique: Technique::NakedPair,
+                    houses: 1 << h,
+                    digits: both,
+                    cells: 1u128 << ci | 1u128 << cj,
+                };
+                emit(&parents, &out, &pattern);
                 any = true;
             }
         }
@@ -217,7 +261,7 @@ fn naked_pairs(b: &Board, cands: &[u16; CELLS], emit: &mut dyn FnMut(&CandSet, &
     any
 }
 
-fn x_wings(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSet)) -> bool {
+fn x_wings(b: &Board, planes: &[u128; 9], emit: &mut EmitRule<'_>) -> bool {
     let mut any = false;
     for (base, cover) in [(COL, ROW), (ROW, COL)] {
         // A base line's index of a cell is the cover line through it.
@@ -261,7 +305,15 @@ fn x_wings(b: &Board, planes: &[u128; 9], emit: &mut dyn FnMut(&CandSet, &CandSe
                 }
                 let covers = digits_of(lines).fold(0u128, |m, k| m | HOUSE_MASK[cover + k]);
                 let lost = b.planes[d] & !plane & bases & !covers;
-                any |= emit_digit(d, lost, plane & covers & !bases, emit);
+                let pattern = Pattern {
+                    technique: Technique::XWing,
+                    houses: 1 << (base + i)
+                        | 1 << (base + j)
+                        | digits_of(lines).fold(0, |m, k| m | 1 << (cover + k)),
+                    digits: 1 << d,
+                    cells: li | lj,
+                };
+                any |= emit_digit((d, lost, plane & covers & !bases), &pattern, emit);
             }
         }
     }
@@ -290,11 +342,9 @@ mod tests {
 
     /// The sets of a rule's hints, as `(parents, removals)` lists of candidates (the rule
     /// says whether it had one).
-    fn emitted(
-        rule: impl Fn(&mut dyn FnMut(&CandSet, &CandSet)) -> bool,
-    ) -> Vec<(Vec<usize>, Vec<usize>)> {
+    fn emitted(rule: impl Fn(&mut EmitRule<'_>) -> bool) -> Vec<(Vec<usize>, Vec<usize>)> {
         let mut out = Vec::new();
-        let any = rule(&mut |p, x| out.push((p.iter().collect(), x.iter().collect())));
+        let any = rule(&mut |p, x, _| out.push((p.iter().collect(), x.iter().collect())));
         assert_eq!(any, !out.is_empty());
         out
     }

@@ -1,9 +1,9 @@
 //! The sentences of chain steps: cycles, forcing chains, Nishio, cell and region forcing
 //! chains, dynamic and nested ones.
 //!
-//! Each names the assumptions (read back from the chains' text: each branch's first
-//! candidate), what they lead to (its last one) and what is placed or removed; the chains
-//! themselves are the step's `chain`.
+//! Each names the assumptions (each branch's first candidate), what they lead to (its main
+//! chain's last one) and what is placed or removed; the chains themselves are the step's
+//! `chain` and `branches`, one sentence per link in its `lines` ([`lines`](super::lines)).
 //!
 //! ```text
 //!  cycle           X-cycle on 4 through r1c2, r1c7, r3c8 and r3c2: …: 4 is removed from r2c2.
@@ -17,27 +17,25 @@
 use std::fmt::{self, Write};
 
 use super::Facts;
-use crate::engines::rater::chains::{cells_named, ends, Branching, Node};
-use crate::engines::rater::step::{ChainBranches, Houses, StepChain};
+use crate::engines::rater::chain::{Branch, Branches, Potential};
+use crate::engines::rater::chains::Branching;
+use crate::engines::rater::step::{Houses, StepChain};
 use crate::engines::rater::Technique;
 use crate::grid::cell_name;
 
 /// A branch's (or a chain's) first and last candidates: its assumption and its conclusion.
-type Ends = (Node, Node);
+type Ends = (Potential, Potential);
 
 /// Writes the sentence of a chain step.
 pub(super) fn describe(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     use Technique::*;
     let t = facts.hint.technique;
-    let first = match facts.chain {
-        StepChain::Single(chain) => chain,
-        StepChain::Branches(branches) => branches.iter().next().unwrap_or(""),
-        StepChain::None => "",
-    };
-    let Some(ends) = ends(first) else {
+    let Some(first) = facts.branches.iter().next() else {
         return super::generic(facts, out);
     };
-    let (StepChain::Branches(branches), Some(branched)) = (facts.chain, facts.branched) else {
+    let ends = (first.start(), first.end());
+    let branches = facts.branches;
+    let (StepChain::Branches(_), Some(branched)) = (facts.chain, facts.branched) else {
         return match t {
             BidirectionalXCycle | GeneralizedXWing | BidirectionalYCycle | BidirectionalCycle => {
                 cycle(facts, first, out)
@@ -57,7 +55,7 @@ pub(super) fn describe(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
 /// "Bidirectional X-Cycle on 4 through r1c2, r1c7, r3c8 and r3c2: its strong and weak links
 /// alternate all the way round, so one end of each weak link is true: 4 is removed from
 /// r2c2."
-fn cycle(facts: &Facts<'_>, chain: &str, out: &mut String) -> fmt::Result {
+fn cycle(facts: &Facts<'_>, chain: Branch<'_>, out: &mut String) -> fmt::Result {
     write!(out, "{} on ", facts.hint.technique.name())?;
     super::digit_list(out, facts.hint.digits)?;
     out.push_str(" through ");
@@ -69,7 +67,12 @@ fn cycle(facts: &Facts<'_>, chain: &str, out: &mut String) -> fmt::Result {
 
 /// "Turbot Fish through r5c9, r6c7, r3c7, r3c4 and r5c4: if r5c9 were 4, it could not be 4,
 /// so 4 is removed from r5c9."
-fn forcing(facts: &Facts<'_>, chain: &str, (start, end): Ends, out: &mut String) -> fmt::Result {
+fn forcing(
+    facts: &Facts<'_>,
+    chain: Branch<'_>,
+    (start, end): Ends,
+    out: &mut String,
+) -> fmt::Result {
     write!(out, "{} through ", facts.hint.technique.name())?;
     distinct_cells(out, chain)?;
     out.push_str(": ");
@@ -84,17 +87,17 @@ fn forcing(facts: &Facts<'_>, chain: &str, (start, end): Ends, out: &mut String)
 /// removed from r9c2." (one branch: the assumption leads to its own negation).
 fn contradiction(
     facts: &Facts<'_>,
-    branches: ChainBranches<'_>,
+    branches: Branches<'_>,
     (start, end): Ends,
     out: &mut String,
 ) -> fmt::Result {
     write!(out, "{}: ", facts.hint.technique.name())?;
     assumption(out, start)?;
-    if branches.iter().count() == 1 {
+    if branches.len() == 1 {
         out.push_str(", ");
         follows(out, start, end)?;
     } else {
-        let (cell, digit) = (cell_name(end.cell as u8), end.digit + 1);
+        let (cell, digit) = (cell_name(end.cell), end.digit);
         write!(
             out,
             ", {cell} would have to be both {digit} and not {digit}"
@@ -107,7 +110,7 @@ fn contradiction(
 /// "Dynamic Double Forcing Chains: whether r2c9 is 7 or not, r5c2 is not 7, so 7 is removed
 /// from r5c2."
 fn double(facts: &Facts<'_>, (start, end): Ends, out: &mut String) -> fmt::Result {
-    let (cell, digit) = (cell_name(start.cell as u8), start.digit + 1);
+    let (cell, digit) = (cell_name(start.cell), start.digit);
     write!(
         out,
         "{}: whether {cell} is {digit} or not, ",
@@ -122,16 +125,15 @@ fn double(facts: &Facts<'_>, (start, end): Ends, out: &mut String) -> fmt::Resul
 /// 3 is removed from r4c4."
 fn cell(
     facts: &Facts<'_>,
-    branches: ChainBranches<'_>,
+    branches: Branches<'_>,
     (start, end): Ends,
     out: &mut String,
 ) -> fmt::Result {
     let digits = branches
         .iter()
-        .filter_map(ends)
-        .fold(0u16, |m, (s, _)| m | 1 << s.digit);
+        .fold(0u16, |m, b| m | 1 << (b.start().digit - 1));
     let name = facts.hint.technique.name();
-    write!(out, "{name} from {} (", cell_name(start.cell as u8))?;
+    write!(out, "{name} from {} (", cell_name(start.cell))?;
     super::digit_alternatives(out, digits)?;
     out.push_str("): each candidate leads to ");
     state(out, end, "being", "not being")?;
@@ -143,15 +145,15 @@ fn cell(
 /// r1c6 is not 9, so 9 is removed from r1c6."
 fn region(
     facts: &Facts<'_>,
-    branches: ChainBranches<'_>,
+    branches: Branches<'_>,
     (start, end): Ends,
     out: &mut String,
 ) -> fmt::Result {
-    let digit = start.digit + 1;
+    let digit = start.digit;
     write!(out, "{} on {digit} in ", facts.hint.technique.name())?;
     super::houses_words(out, Houses(facts.hint.houses))?;
     out.push_str(" (");
-    let places = branches.iter().filter_map(ends).map(|(s, _)| s.cell as u8);
+    let places = branches.iter().map(|b| b.start().cell);
     super::cell_alternatives(out, places)?;
     write!(out, "): wherever {digit} goes there, ")?;
     state(out, end, "is", "is not")?;
@@ -173,48 +175,40 @@ fn reduced(level: u8, out: &mut String) -> fmt::Result {
 }
 
 /// "if r5c9 were 4" / "if r5c9 were not 4".
-fn assumption(out: &mut String, node: Node) -> fmt::Result {
+fn assumption(out: &mut String, node: Potential) -> fmt::Result {
     let not = if node.on { "" } else { "not " };
-    write!(
-        out,
-        "if {} were {not}{}",
-        cell_name(node.cell as u8),
-        node.digit + 1
-    )
+    write!(out, "if {} were {not}{}", cell_name(node.cell), node.digit)
 }
 
 /// "r5c9 would have to be 4" / "r5c9 could not be 4" ("it" for the assumed candidate).
-fn follows(out: &mut String, start: Node, node: Node) -> fmt::Result {
+fn follows(out: &mut String, start: Potential, node: Potential) -> fmt::Result {
     let verb = if node.on {
         "would have to be"
     } else {
         "could not be"
     };
     if (start.cell, start.digit) == (node.cell, node.digit) {
-        write!(out, "it {verb} {}", node.digit + 1)
+        write!(out, "it {verb} {}", node.digit)
     } else {
         state(out, node, verb, verb)
     }
 }
 
 /// The candidate's cell, then `yes` or `no` (as it is true or false), then its digit.
-fn state(out: &mut String, node: Node, yes: &str, no: &str) -> fmt::Result {
+fn state(out: &mut String, node: Potential, yes: &str, no: &str) -> fmt::Result {
     let verb = if node.on { yes } else { no };
-    write!(
-        out,
-        "{} {verb} {}",
-        cell_name(node.cell as u8),
-        node.digit + 1
-    )
+    write!(out, "{} {verb} {}", cell_name(node.cell), node.digit)
 }
 
 /// The cells `chain` names, each once, in order.
-fn distinct_cells(out: &mut String, chain: &str) -> fmt::Result {
+fn distinct_cells(out: &mut String, chain: Branch<'_>) -> fmt::Result {
     let mut seen = 0u128;
-    let cells = cells_named(chain).filter(move |&c| {
+    let named = std::iter::once(chain.start().cell)
+        .chain(chain.links().iter().flat_map(|l| [l.from.cell, l.to.cell]));
+    let cells = named.filter(move |&c| {
         let new = seen >> c & 1 == 0;
         seen |= 1u128 << c;
         new
     });
-    super::cell_list(out, cells.map(|c| c as u8))
+    super::cell_list(out, cells)
 }

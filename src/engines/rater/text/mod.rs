@@ -8,10 +8,13 @@
 //! from …") are here.
 
 mod chains;
+mod lines;
 mod quiet;
 
 use std::fmt::{self, Write};
 
+use super::board::Board;
+use super::chain::Branches;
 use super::chains::Branched;
 use super::hint::Hint;
 use super::step::{Elimination, House, Houses, StepChain};
@@ -22,11 +25,17 @@ use crate::grid::cell_name;
 /// listed by cell then digit, and its chains.
 pub(crate) struct Facts<'a> {
     pub hint: &'a Hint,
+    /// The grid the step is found on.
+    pub board: &'a Board,
     pub eliminations: &'a [Elimination],
     pub chain: StepChain<'a>,
+    /// Its chains as data.
+    pub branches: Branches<'a>,
     /// How its branches were found, when it has branches.
     pub branched: Option<Branched>,
 }
+
+pub(crate) use lines::{lines, needed_excluders};
 
 /// Writes the step's sentence into `out` (cleared first).
 pub(crate) fn describe(facts: &Facts<'_>, out: &mut String) {

@@ -203,10 +203,13 @@ mod tests {
         hint.add_cell(47);
         hint.add_house(14);
         hint.set_place(47, 5);
+        let board = crate::engines::rater::board::Board::blank();
         let facts = Facts {
             hint: &hint,
+            board: &board,
             eliminations: &[],
             chain: StepChain::None,
+            branches: Default::default(),
             branched: None,
         };
         let mut out = String::new();

@@ -1,15 +1,23 @@
-//! The chains of a dynamic forcing chain the producer found, for `--steps`: its
-//! propagations run again and their implication trees written in Eureka notation
-//! ([`eureka`]), hidden parents and the basic rules' removals included.
+//! The chains of a dynamic forcing chain, recorded for `--steps`: its propagations run
+//! again and their implication trees recorded ([`record`](crate::engines::rater::chains::shared::record)),
+//! hidden parents and the basic rules' removals included; each link a basic rule or a
+//! nested chain made is then told by the nesting driver ([`Nest::tell`]), which finds the
+//! rule, or the nested chain (recorded in turn), on the grid the propagation had reduced.
+//! The same code records the dynamic chains nested at levels 4 and 5.
 //!
-//! Layer: the dynamic producer's own, over [`implied`](super::implied) and
-//! [`eureka`].
+//! Layer: the dynamic producer's own, over [`implied`](super::implied) and the shared
+//! recording; it calls the nesting driver, as the propagations do.
 
 use super::implied::{for_each_off, Implied, Parents, NONE};
 use super::{Dynamic, Found, Kind};
 use crate::engines::rater::board::{digits_of, Board, HOUSE_CELLS};
-use crate::engines::rater::chains::shared::eureka::{self, Tree, WithClash};
-use crate::engines::rater::chains::shared::links::{conjugate, potential};
+use crate::engines::rater::chain::Record;
+// The circle SE's nesting has: a dynamic chain's links rest on nested chains.
+use crate::engines::rater::chains::nested::Nest;
+use crate::engines::rater::chains::shared::links::{cell_of, conjugate, is_on, potential};
+use crate::engines::rater::chains::shared::record::{
+    collect, record_branch, Cause, Tree, WithClash,
+};
 
 impl Tree for Implied {
     /// A basic rule's removal: its first rule parent; the others are hidden.
@@ -37,18 +45,34 @@ impl Tree for Implied {
             None => self.parents_of(p).for_each_hidden(p, &mut |q| visit(q)),
         }
     }
+    fn cause(&self, p: u16) -> Cause {
+        match self.rule_index_of(p) {
+            Some(k) => Cause::Rule(k as u16),
+            None => cause_of(p, self.parents_of(p)),
+        }
+    }
 }
 
-/// Appends the branch of `x` ending at `target` ([`eureka::write_branch`]); `parents`: those
-/// of a new potential of its clash. The cells of the nested chains it rests on, which the
-/// notation leaves out.
-fn write(out: &mut String, x: &Implied, target: u16, parents: Option<Parents>) -> u128 {
-    let nested = x.nested_cells_under(target, parents);
+/// Why `p` follows from its first parent, a link's: the house that implied an "on", or
+/// its cell; an "off" from its cell or a house, read off the cells.
+fn cause_of(p: u16, parents: Parents) -> Cause {
+    if !is_on(p) {
+        return Cause::Link;
+    }
+    match parents.house(cell_of(p)) {
+        Some(h) => Cause::House(h as u8),
+        None => Cause::Cell,
+    }
+}
+
+/// Records the branch of `x` (propagated on `b`) ending at `target`; `parents`: those of a
+/// new potential of its clash.
+fn branch(rec: &mut Record, b: &Board, x: &Implied, target: u16, parents: Option<Parents>) {
     match parents {
-        None => eureka::write_branch(out, x, target),
+        None => record_branch(rec, b, x, target),
         Some(parents) => {
             let mut hidden = [0u16; 16];
-            let n = eureka::collect(&mut hidden, |visit| {
+            let n = collect(&mut hidden, |visit| {
                 parents.for_each_hidden(target, &mut |h| visit(h))
             });
             let tree = WithClash {
@@ -56,74 +80,123 @@ fn write(out: &mut String, x: &Implied, target: u16, parents: Option<Parents>) -
                 potential: target,
                 parent: parents.first,
                 hidden: &hidden[..n],
+                cause: cause_of(target, parents),
             };
-            eureka::write_branch(out, &tree, target);
+            record_branch(rec, b, &tree, target);
         }
     }
-    nested
+}
+
+/// What a dynamic forcing chain's branches start from and lead to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum How {
+    /// From `root`, to the "on" and the "off" of the candidate that clashes.
+    Contradiction { root: u16 },
+    /// From `digit` of `cell` on, then off, to `target`.
+    Double { cell: u8, digit: u8, target: u16 },
+    /// From each candidate of `cell` to `target`.
+    Cell { cell: u8, target: u16 },
+    /// From each place of `digit` in `house` to `target`.
+    Region { house: u8, digit: u8, target: u16 },
+}
+
+impl How {
+    /// The branches of a hint the producer found.
+    pub(crate) fn of(found: &Found) -> How {
+        let (cell, target) = (found.source as u8, found.target);
+        match found.kind {
+            Kind::Contradiction => How::Contradiction {
+                root: conjugate(target),
+            },
+            Kind::Double { digit } => How::Double {
+                cell,
+                digit,
+                target,
+            },
+            Kind::Cell => How::Cell { cell, target },
+            Kind::Region { house, digit } => How::Region {
+                house,
+                digit,
+                target,
+            },
+        }
+    }
+}
+
+/// Records the branches of a dynamic forcing chain on `b` (`how`), propagating each
+/// assumption again in `x` with `nest` (the nesting driver of `x`'s level), one branch after
+/// the other: a contradiction's two, from the assumption to the "on" and to the "off" of the
+/// candidate that clashes; a double forcing chain's from the digit on, then off; a cell's or
+/// a region's from each candidate of the cell or place of the digit in the house, in SE's
+/// order. `level`: how deep the chain is nested (0 for the step's own).
+pub(crate) fn record(
+    rec: &mut Record,
+    b: &Board,
+    (x, nest): (&mut Implied, &mut Nest),
+    how: How,
+    level: u8,
+) {
+    let mut one = |rec: &mut Record, root: u16, target: u16| {
+        let mark = rec.pending_mark();
+        x.propagate(b, root, nest);
+        branch(rec, b, x, target, None);
+        nest.tell(rec, b, x, mark, level);
+    };
+    match how {
+        How::Contradiction { root } => {
+            let mark = rec.pending_mark();
+            x.propagate(b, root, nest);
+            let Some(clash) = x.clash else {
+                return;
+            };
+            let [(on, on_parents), (off, off_parents)] = clash.sides();
+            // A side that is the assumption itself is no chain: the other one alone leads
+            // from the assumption to its negation.
+            if on != root {
+                branch(rec, b, x, on, on_parents);
+            }
+            if off != root {
+                branch(rec, b, x, off, off_parents);
+            }
+            nest.tell(rec, b, x, mark, level);
+        }
+        How::Double {
+            cell,
+            digit,
+            target,
+        } => {
+            let (c, d) = (cell as usize, digit as usize);
+            one(rec, potential(c, d, true), target);
+            one(rec, potential(c, d, false), target);
+        }
+        How::Cell { cell, target } => {
+            let c = cell as usize;
+            for v in digits_of(b.cands[c]) {
+                one(rec, potential(c, v, true), target);
+            }
+        }
+        How::Region {
+            house,
+            digit,
+            target,
+        } => {
+            let (h, d) = (house as usize, digit as usize);
+            for i in digits_of(b.pos[h][d]) {
+                let o = HOUSE_CELLS[h][i] as usize;
+                one(rec, potential(o, d, true), target);
+            }
+        }
+    }
 }
 
 impl Dynamic {
-    /// The branches of `found`, one a line in Eureka notation ([`eureka`]): a contradiction's
-    /// two, from the assumption to the "on" and to the "off" of the candidate that clashes;
-    /// a double forcing chain's from the digit on, then off; a cell's or a region's from each
-    /// candidate of the cell or place of the digit in the house, in SE's order. The cells of
-    /// the nested chains the branches rest on (none below level 2).
-    pub(crate) fn explain(&mut self, b: &Board, found: &Found, out: &mut String) -> u128 {
-        let c = found.source;
-        let nest = &mut self.nest;
-        let mut nested = 0;
-        let mut one = |x: &mut Implied, root: u16, out: &mut String| {
-            x.propagate(b, root, nest);
-            nested |= write(out, x, found.target, None);
+    /// Records the branches of `found`, a hint of this producer on `b` ([`record`]).
+    pub(crate) fn explain(&mut self, b: &Board, found: &Found, rec: &mut Record) {
+        let how = How::of(found);
+        let x = match how {
+            How::Contradiction { .. } => &mut self.off,
+            _ => &mut self.cr.other,
         };
-        match found.kind {
-            Kind::Contradiction => {
-                let x = &mut self.off;
-                let root = conjugate(found.target);
-                x.propagate(b, root, &mut self.nest);
-                let Some(clash) = x.clash else {
-                    return 0;
-                };
-                let [(on, on_parents), (off, off_parents)] = clash.sides();
-                // A side that is the assumption itself is no chain: the other one alone
-                // leads from the assumption to its negation.
-                let mut nested = 0;
-                if on != root {
-                    nested |= write(out, x, on, on_parents);
-                }
-                if on != root && off != root {
-                    out.push('\n');
-                }
-                if off != root {
-                    nested |= write(out, x, off, off_parents);
-                }
-                return nested;
-            }
-            Kind::Double { digit } => {
-                one(&mut self.cr.other, potential(c, digit as usize, true), out);
-                out.push('\n');
-                one(&mut self.cr.other, potential(c, digit as usize, false), out);
-            }
-            Kind::Cell => {
-                for (i, v) in digits_of(b.cands[c]).enumerate() {
-                    if i > 0 {
-                        out.push('\n');
-                    }
-                    one(&mut self.cr.other, potential(c, v, true), out);
-                }
-            }
-            Kind::Region { house, digit } => {
-                let h = house as usize;
-                for (n, i) in digits_of(b.pos[h][digit as usize]).enumerate() {
-                    if n > 0 {
-                        out.push('\n');
-                    }
-                    let o = HOUSE_CELLS[h][i] as usize;
-                    one(&mut self.cr.other, potential(o, digit as usize, true), out);
-                }
-            }
-        }
-        nested
+        record(rec, b, (x, &mut self.nest), how, 0);
     }
 }

@@ -139,6 +139,9 @@ pub(crate) struct Implied {
     rule_parents: Vec<CandSet>,
     /// The nested chain of each of those hints ([`NestedChain::NONE`] for a basic rule).
     rule_nested: Vec<NestedChain>,
+    /// How many potentials were implied when each of those hints was found: the grid it
+    /// was found on lacks the "off" ones before, for `--steps` ([`Implied::reduced_at`]).
+    rule_at: Vec<u16>,
     /// Scratch of [`Implied::ancestors`] (reserved once, never zeroed).
     stack: RefCell<Vec<u16>>,
     /// The nodes of the set of nested chains of a contradiction or double forcing chain
@@ -161,6 +164,7 @@ impl Implied {
             level,
             rule_parents: Vec::with_capacity(rules),
             rule_nested: Vec::with_capacity(rules),
+            rule_at: Vec::with_capacity(rules),
             stack: RefCell::new(Vec::with_capacity(POTENTIALS)),
             nodes: RefCell::new(Vec::with_capacity(if level >= 2 { 2 * rules } else { 0 })),
         }
@@ -195,6 +199,7 @@ impl Implied {
         self.clash = None;
         self.rule_parents.clear();
         self.rule_nested.clear();
+        self.rule_at.clear();
         self.cands = b.cands;
         self.planes = b.planes;
         self.add(root, Parents::first(NONE));
@@ -225,6 +230,7 @@ impl Implied {
         let (cands, planes) = (self.cands, self.planes);
         let nests = self.level >= 2;
         let mut added = false;
+        let at = self.trail.found().len() as u16;
         let mut turn_off = |parents: &CandSet, removals: &CandSet, nested: NestedChain| {
             let mut stored = None;
             for_each_off(removals, &mut |p| {
@@ -234,6 +240,7 @@ impl Implied {
                 let k = *stored.get_or_insert_with(|| {
                     self.rule_parents.push(*parents);
                     self.rule_nested.push(nested);
+                    self.rule_at.push(at);
                     self.rule_parents.len() - 1
                 });
                 self.add(p, Parents::first(RULE | k as u16));
@@ -396,6 +403,48 @@ impl Implied {
         (first != NONE && first >= RULE).then(|| (first - RULE) as usize)
     }
 
+    /// The index of the basic rule's (or nested chain's) hint that removed `p`, if one did.
+    #[inline]
+    pub(crate) fn rule_index_of(&self, p: u16) -> Option<usize> {
+        self.rule_index(self.first_parent(p))
+    }
+
+    /// Hint `k` of the basic rules or nested chains: its parents, its nested chain, and how
+    /// many potentials were implied when it was found.
+    pub(crate) fn rule_hint(&self, k: usize) -> (&CandSet, NestedChain, usize) {
+        (
+            &self.rule_parents[k],
+            self.rule_nested[k],
+            usize::from(self.rule_at[k]),
+        )
+    }
+
+    /// The first hint of the basic rules or nested chains found on the same grid as hint
+    /// `k` (in the same advance of the propagation).
+    pub(crate) fn first_rule_with(&self, k: usize) -> usize {
+        let at = self.rule_at[k];
+        let mut first = k;
+        while first > 0 && self.rule_at[first - 1] == at {
+            first -= 1;
+        }
+        first
+    }
+
+    /// The grid `b` reduced by the "off" potentials among the first `at` implied: the grid
+    /// a hint of the basic rules or nested chains was found on (every potential implied
+    /// before it was expanded).
+    pub(crate) fn reduced_at(&self, b: &Board, at: usize) -> ([u16; CELLS], [u128; 9]) {
+        let (mut cands, mut planes) = (b.cands, b.planes);
+        for &p in &self.trail.found()[..at] {
+            if !is_on(p) {
+                let (c, d) = (cell_of(p), digit_of(p));
+                cands[c] &= !(1 << d);
+                planes[d] &= !(1u128 << c);
+            }
+        }
+        (cands, planes)
+    }
+
     /// The parents of a basic rule's removal, when `first` (a stored first parent) names one.
     #[inline]
     pub(super) fn rule_set(&self, first: u16) -> Option<&CandSet> {
@@ -463,17 +512,6 @@ impl Implied {
     pub(crate) fn nested_chain(&self, pp: Parents) -> NestedChain {
         self.rule_index(pp.first)
             .map_or(NestedChain::NONE, |k| self.rule_nested[k])
-    }
-
-    /// The cells of the nested chains `p` and its ancestors rest on (`parents`: as in
-    /// [`Implied::walk`]), for `--steps`.
-    pub(crate) fn nested_cells_under(&self, p: u16, parents: Option<Parents>) -> u128 {
-        let mut cells = 0;
-        self.walk(p, parents, |_, pp| {
-            cells |= self.nested_chain(pp).cells;
-            0
-        });
-        cells
     }
 
     /// Visits `p` and its distinct ancestors (hidden parents and a basic rule's parents

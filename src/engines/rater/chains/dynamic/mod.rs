@@ -40,6 +40,7 @@
 mod explain;
 mod implied;
 
+pub(crate) use explain::{record, How};
 pub(crate) use implied::{count_once, Implied, Parents};
 
 // The circle SE's nesting has: dynamic forcing chains nest dynamic forcing chains.

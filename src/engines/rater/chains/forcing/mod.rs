@@ -46,8 +46,9 @@ pub(crate) use tree::{Search, Visit, PATH};
 
 use super::shared::closure::Closure;
 use super::shared::key::Key;
-use super::shared::links::{conjugate, is_on, potential, Graph, Links, Rules};
+use super::shared::links::{cell_of, conjugate, is_on, potential, Graph, Links, Rules};
 use crate::engines::rater::board::{cells_of, digits_of, Board, CELLS, PEERS};
+use crate::engines::rater::Technique;
 
 /// What the best hint so far is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +57,21 @@ pub(crate) enum Kind {
     Cycle(Pass),
     /// A forcing chain from the start to its negation.
     Chain(Pass),
+}
+
+/// The technique of a hint of `kind` whose chain is `path` (a cycle back to its start).
+pub(crate) fn technique(kind: Kind, path: &[u16]) -> Technique {
+    let cells = path.iter().fold(0u128, |s, &p| s | 1u128 << cell_of(p));
+    match kind {
+        Kind::Cycle(Pass::X) if cells.count_ones() == 4 => Technique::GeneralizedXWing,
+        Kind::Cycle(Pass::X) => Technique::BidirectionalXCycle,
+        Kind::Cycle(Pass::Y) => Technique::BidirectionalYCycle,
+        Kind::Cycle(Pass::XY) => Technique::BidirectionalCycle,
+        Kind::Chain(Pass::XY) => Technique::ForcingChain,
+        // A chain's complexity is its number of potentials.
+        Kind::Chain(_) if path.len() == 6 => Technique::TurbotFish,
+        Kind::Chain(_) => Technique::ForcingXChain,
+    }
 }
 
 /// The three passes of the producer, in SE's order.

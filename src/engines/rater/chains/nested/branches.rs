@@ -15,7 +15,7 @@
 //! Layer: the nesting driver's, over [`hint`](super::hint) and
 //! [`shared`](super::super::shared).
 
-use super::hint::{conclusion_removals, Nested};
+use super::hint::{conclusion_removals, Nested, Origin};
 use super::reach::Unfounded;
 use crate::engines::rater::board::{
     cells_of, digits_of, Board, CELL_HOUSES, HOUSE_CELLS, HOUSE_MASK,
@@ -52,16 +52,15 @@ pub(crate) struct Walked {
 }
 
 /// The hint concluding `p` from the propagations `chains` (sort key `sort`, discovery
-/// place `order`), its rule parents but those of the assumptions; none if it removes
-/// nothing.
+/// place `order`, found at `origin`), its rule parents but those of the assumptions; none if
+/// it removes nothing.
 pub(crate) fn conclusion<I: Branch>(
-    src: &Board,
-    b: &Board,
+    (src, b): (&Board, &Board),
     (p, sort): (u16, u8),
     chains: &[&I],
-    order: usize,
+    (order, origin): (usize, Origin),
 ) -> Option<Nested> {
-    let mut hint = Nested::empty(Key::NONE, order);
+    let mut hint = Nested::empty(Key::NONE, order, origin);
     hint.removals = conclusion_removals(b, p)?;
     let walked = I::walk_chains(src, b, p, chains);
     hint.parents = walked.parents;
@@ -74,7 +73,8 @@ pub(crate) fn conclusion<I: Branch>(
 /// The propagations of one cell's digits and of one house's places, kept together: what
 /// the hints of a cell or a house need to walk all their chains once found.
 pub(crate) struct Branches<I> {
-    /// The propagation of each digit of the current cell ("on").
+    /// The propagation of each digit of the current cell ("on"); the first is also where
+    /// `--steps` propagates a found hint's assumptions again.
     pub(crate) per_digit: Vec<Box<I>>,
     /// The propagations of a house's places (by index in the house).
     places: Vec<Box<I>>,
@@ -167,7 +167,13 @@ impl<I: Branch> Branches<I> {
             let lost = src.planes[v] & !b.planes[v] & HOUSE_MASK[h];
             gather(own.trail().found(), &self.common, &mut self.list);
             for &p in &self.list {
-                if let Some(mut hint) = conclusion(src, b, (p, 6), &chains[..n], out.len()) {
+                let origin = Origin::Region {
+                    house: h as u8,
+                    digit: v as u8,
+                    target: p,
+                };
+                let at = (out.len(), origin);
+                if let Some(mut hint) = conclusion((src, b), (p, 6), &chains[..n], at) {
                     hint.parents.add_cells(lost, v);
                     out.push(hint);
                 }
@@ -188,7 +194,11 @@ impl<I: Branch> Branches<I> {
         let chains = &chains[..cands.count_ones() as usize];
         gather(own.trail().found(), &self.common, &mut self.list);
         for &p in &self.list {
-            if let Some(mut hint) = conclusion(src, b, (p, 5), chains, out.len()) {
+            let origin = Origin::Cell {
+                cell: c as u8,
+                target: p,
+            };
+            if let Some(mut hint) = conclusion((src, b), (p, 5), chains, (out.len(), origin)) {
                 hint.parents.add_digits(c, src.cands[c] & !b.cands[c]);
                 out.push(hint);
             }

@@ -17,7 +17,7 @@
 //! again).
 
 use super::branches::{conclusion, Branch, Branches, Walked};
-use super::hint::Nested;
+use super::hint::{Nested, Origin};
 use super::Nest;
 use crate::engines::rater::board::{Board, HOUSE_MASK};
 // The circle SE's nesting has: nested chains of levels 4 and 5 run dynamic forcing chains.
@@ -72,6 +72,14 @@ impl Every {
     }
 }
 
+impl Every {
+    /// A propagation to run a found hint's assumptions again in, and its nested scratch,
+    /// for `--steps`.
+    pub(crate) fn scratch(&mut self) -> (&mut Implied, &mut Nest) {
+        (&mut self.branches.per_digit[0], &mut self.nest)
+    }
+}
+
 /// Contradictions from "v on" and "v off" in cell `c` (propagated into `own` and `off`),
 /// then double forcing chains (their conclusions gathered in `list`).
 fn binary(
@@ -81,13 +89,15 @@ fn binary(
     nest: &mut Nest,
     out: &mut Vec<Nested>,
 ) {
-    own.propagate(b, potential(c, v, true), nest);
-    if let Some(hint) = clash_hint((src, b), own, (c, 1 << v), out.len()) {
+    let on = potential(c, v, true);
+    own.propagate(b, on, nest);
+    if let Some(hint) = clash_hint((src, b), own, (c, 1 << v), (on, out.len())) {
         out.push(hint);
     }
     off.propagate(b, potential(c, v, false), nest);
     let others = b.cands[c] & !(1 << v);
-    if let Some(hint) = clash_hint((src, b), off, (c, others), out.len()) {
+    let at = (potential(c, v, false), out.len());
+    if let Some(hint) = clash_hint((src, b), off, (c, others), at) {
         out.push(hint);
     }
     if b.cands[c].count_ones() < 3 {
@@ -96,22 +106,27 @@ fn binary(
     let chains = [&*own, &*off];
     gather(own.trail.found(), off.trail.set(), list);
     for &p in list.iter() {
-        if let Some(hint) = conclusion(src, b, (p, 1), &chains, out.len()) {
+        let origin = Origin::Double {
+            cell: c as u8,
+            digit: v as u8,
+            target: p,
+        };
+        if let Some(hint) = conclusion((src, b), (p, 1), &chains, (out.len(), origin)) {
             out.push(hint);
         }
     }
 }
 
-/// The contradiction hint of propagation `x` from an assumption in cell `c`, if it clashed:
-/// it removes `removals` (digits of `c`).
+/// The contradiction hint of propagation `x` from assumption `root` in cell `c`, if it
+/// clashed: it removes `removals` (digits of `c`).
 fn clash_hint(
     (src, b): (&Board, &Board),
     x: &Implied,
     (c, removals): (usize, u16),
-    order: usize,
+    (root, order): (u16, usize),
 ) -> Option<Nested> {
     let [on, off] = x.clash?.sides();
-    let mut hint = Nested::empty(Key::NONE, order);
+    let mut hint = Nested::empty(Key::NONE, order, Origin::Contradiction { root });
     hint.removals.add_digits(c, removals);
     let parents = &mut hint.parents;
     let mut cells = 0;

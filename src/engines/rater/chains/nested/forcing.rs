@@ -20,7 +20,7 @@
 //! Layer: the nesting driver's, over the producer's breadth-first walk
 //! ([`forcing`](super::super::forcing)).
 
-use super::hint::{off_parents, on_parents, Nested};
+use super::hint::{off_parents, on_parents, Nested, Origin};
 use super::reach::Reach;
 use crate::engines::rater::board::{cells_of, digits_of, Board};
 use crate::engines::rater::chains::forcing::{Back, Pass, Search, Visit, PATH};
@@ -86,6 +86,7 @@ fn every_from_on(
         src,
         b,
         root,
+        pass,
         back,
         bases: pass.bases(),
         chain_to: if pass.bases().1.is_finite() {
@@ -99,7 +100,9 @@ fn every_from_on(
     search.walk(links, rules, root, &mut visit);
     let (_, chain_base, sort) = pass.bases();
     if let Some(p) = visit.chain_at {
-        let mut hint = Nested::empty(Key::new(chain_base, search.depth(p) + 1, sort), out.len());
+        let key = Key::new(chain_base, search.depth(p) + 1, sort);
+        let origin = Origin::FromOn { pass, root, at: p };
+        let mut hint = Nested::empty(key, out.len(), origin);
         (hint.chain, hint.cells) = path_print(search, p, &[conjugate(root)]);
         hint.removals
             .add_cells(1u128 << cell_of(root), digit_of(root));
@@ -117,6 +120,7 @@ struct FromOn<'a> {
     src: &'a Board,
     b: &'a Board,
     root: u16,
+    pass: Pass,
     back: Back,
     /// The pass's [`Pass::bases`].
     bases: (f64, f64, u8),
@@ -139,7 +143,14 @@ impl Visit for FromOn<'_> {
             if tree.cycle_eliminations(self.b, self.root, p, x, &mut elim) {
                 let (cycle_base, _, sort) = self.bases;
                 let (src, b, root) = (self.src, self.b, self.root);
-                let mut hint = Nested::empty(Key::new(cycle_base, d + 1, sort), self.out.len());
+                let key = Key::new(cycle_base, d + 1, sort);
+                let origin = Origin::Cycle {
+                    pass: self.pass,
+                    root,
+                    on: p,
+                    off: x,
+                };
+                let mut hint = Nested::empty(key, self.out.len(), origin);
                 (hint.chain, hint.cells) = path_print(tree, p, &[x, root]);
                 for (digit, &cells) in elim.iter().enumerate() {
                     hint.removals.add_cells(cells, digit);
@@ -175,7 +186,13 @@ impl Visit for FromOff<'_> {
         }
         let (src, b, root) = (self.src, self.b, self.root);
         let (_, chain_base, sort) = self.pass.bases();
-        let mut hint = Nested::empty(Key::new(chain_base, d + 1, sort), self.out.len());
+        let key = Key::new(chain_base, d + 1, sort);
+        let origin = Origin::FromOff {
+            pass: self.pass,
+            root,
+            at: p,
+        };
+        let mut hint = Nested::empty(key, self.out.len(), origin);
         (hint.chain, hint.cells) = path_print(tree, p, &[root]);
         let c = cell_of(root);
         let others = b.cands[c] & !(1 << digit_of(root));

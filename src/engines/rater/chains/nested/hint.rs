@@ -7,6 +7,7 @@
 //! half hands the driver.
 
 use crate::engines::rater::board::{two_cells, Board, CELL_HOUSES, HOUSE_MASK};
+use crate::engines::rater::chains::forcing::Pass;
 use crate::engines::rater::chains::shared::bits::CandSet;
 use crate::engines::rater::chains::shared::key::Key;
 use crate::engines::rater::chains::shared::links::{cell_of, digit_of, is_on};
@@ -25,8 +26,38 @@ pub(crate) struct Nested {
     /// Its potentials, from the assumption on, as a fingerprint
     /// ([`nest_set`](crate::engines::rater::chains::shared::nest_set)).
     pub chain: u64,
-    /// The cells of its potentials and of the nested chains they rest on, for `--steps`.
+    /// The cells of its potentials and of the nested chains they rest on.
     pub cells: u128,
+    /// Where its search found it: what `--steps` needs to find its chains again.
+    pub origin: Origin,
+}
+
+/// Where a nested hint was found, to record its chains again for `--steps` (a few bytes a
+/// hint: its chains are not kept).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A cycle of `pass` from "root on": the tree path to "on" `on`, then "off" `off`, back
+    /// to the root.
+    Cycle {
+        pass: Pass,
+        root: u16,
+        on: u16,
+        off: u16,
+    },
+    /// The chain of `pass` from "root on" to "root off": the tree path to `at`, then "root
+    /// off".
+    FromOn { pass: Pass, root: u16, at: u16 },
+    /// The chain of `pass` from "root off" to "root on": the tree path (from "root off") to
+    /// `at`, then "root on".
+    FromOff { pass: Pass, root: u16, at: u16 },
+    /// From every candidate of `cell` to `target`.
+    Cell { cell: u8, target: u16 },
+    /// From every place of `digit` in `house` to `target`.
+    Region { house: u8, digit: u8, target: u16 },
+    /// From `root` to a clash.
+    Contradiction { root: u16 },
+    /// From `digit` of `cell` on and off to `target`.
+    Double { cell: u8, digit: u8, target: u16 },
 }
 
 /// What a hint given on a reduced grid adds to the outer hints that rest on it: for a
@@ -58,8 +89,8 @@ impl NestedChain {
 }
 
 impl Nested {
-    /// A hint with nothing in it yet, `order`-th discovered.
-    pub(crate) fn empty(key: Key, order: usize) -> Nested {
+    /// A hint with nothing in it yet, `order`-th discovered, found at `origin`.
+    pub(crate) fn empty(key: Key, order: usize, origin: Origin) -> Nested {
         Nested {
             key,
             order: order as u32,
@@ -67,6 +98,7 @@ impl Nested {
             parents: CandSet::EMPTY,
             chain: 0,
             cells: 0,
+            origin,
         }
     }
 

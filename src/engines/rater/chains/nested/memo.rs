@@ -214,7 +214,7 @@ impl Memo {
             grid.src,
             grid.cands,
             grid.planes,
-            &mut |parents, removals| {
+            &mut |parents, removals, _| {
                 emit(parents, removals, NestedChain::NONE);
                 fits &= given.len() < MEMO_GIVEN;
                 if fits {

@@ -74,6 +74,7 @@
 //! call [`Nest`] in turn: SE's levels 4 and 5 nest dynamic chains, the one import circle.
 
 mod branches;
+mod explain;
 // The circle SE's nesting has: levels 4 and 5 nest dynamic forcing chains.
 pub(crate) mod dynamic;
 mod forcing;

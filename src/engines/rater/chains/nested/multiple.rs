@@ -14,8 +14,8 @@ use super::reach::Unfounded;
 use crate::engines::rater::board::Board;
 use crate::engines::rater::chains::multiple::{Implied, BASE};
 use crate::engines::rater::chains::shared::bits::CandSet;
-use crate::engines::rater::chains::shared::eureka::{Tree, ROOT};
 use crate::engines::rater::chains::shared::links::{cell_of, is_on, potential, Graph};
+use crate::engines::rater::chains::shared::record::{Tree, ROOT};
 
 /// The propagations of one cell's digits and of one house's places.
 pub(crate) struct Every {
@@ -48,6 +48,13 @@ impl Every {
                 branches.per_digit[v].propagate_on(b, potential(c, v, true), graph);
             },
         );
+    }
+}
+
+impl Every {
+    /// A propagation to run a found hint's assumptions again in, for `--steps`.
+    pub(crate) fn scratch(&mut self) -> &mut Implied {
+        &mut self.branches.per_digit[0]
     }
 }
 

@@ -9,13 +9,13 @@
 //! | [`nest_set`] | the nested chains an outer hint rests on, each counted once |
 //! | [`trail`] | what one propagation implied, and SE's queue over it ("on" first, then first in, first out) |
 //! | [`cell_region`] | cell and region forcing chains over any propagation |
-//! | [`eureka`] | chains written in Eureka notation, for `--steps` |
+//! | [`record`] | a found hint's chains recorded as data (links and why each holds), for `--steps` |
 
 pub(crate) mod bits;
 pub(crate) mod cell_region;
 pub(crate) mod closure;
-pub(crate) mod eureka;
 pub(crate) mod key;
 pub(crate) mod links;
 pub(crate) mod nest_set;
+pub(crate) mod record;
 pub(crate) mod trail;

@@ -51,19 +51,38 @@ fn unique_loop_more(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     let hint = facts.hint;
     let removed = removed_digits(facts.eliminations);
     let house = Houses(hint.houses).iter().next();
+    let (corners, _) = split(facts);
+    // The corners holding more than the pattern's two digits.
+    let more = corners
+        .iter()
+        .copied()
+        .filter(|&c| facts.board.cands[c as usize] & !hint.digits != 0);
     match (hint.technique, house) {
         (Technique::UniqueRectangle2 | Technique::UniqueLoop2, _) => {
-            out.push_str("the cells holding more share one extra digit, ");
+            cell_list(out, more)?;
+            out.push_str(" hold one digit beyond ");
+            digit_list(out, hint.digits)?;
+            out.push_str(", the same one, ");
             digit_list(out, removed)?;
             out.push_str(", so one of them is ");
             digit_list(out, removed)?;
+            out.push_str(" (else the pattern would hold only ");
+            digit_list(out, hint.digits)?;
+            out.push_str(" and have two solutions)");
         }
         (Technique::UniqueRectangle4 | Technique::UniqueLoop4, Some(h)) => {
+            let kept = hint.digits & !removed;
             write!(out, "in {h:#}, ")?;
-            digit_list(out, hint.digits & !removed)?;
+            digit_list(out, kept)?;
             out.push_str(" lies only in ");
             removal_cells(out, facts.eliminations)?;
-            out.push_str(", so neither can be ");
+            out.push_str(", the cells holding more, so one of them is ");
+            digit_list(out, kept)?;
+            out.push_str("; if either were ");
+            digit_list(out, removed)?;
+            out.push_str(", the pattern would hold only ");
+            digit_list(out, hint.digits)?;
+            out.push_str(" and have two solutions, so neither can be ");
             digit_list(out, removed)?;
         }
         (_, Some(h)) => {
@@ -105,6 +124,9 @@ pub(super) fn bug(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
         Technique::Bug1 | Technique::Bug2 => hint.digits,
         _ => hint.extra,
     };
+    if hint.technique == Technique::Bug4 {
+        return bug4(facts, (cells, extra), out);
+    }
     write!(out, "{}: ", hint.technique.name())?;
     cell_list(out, cells.iter().copied())?;
     if let Some(h) = Houses(hint.houses).iter().next() {
@@ -135,17 +157,51 @@ pub(super) fn bug(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
             digit_list(out, hint.digits)?;
             out.push_str(": ");
         }
-        _ => {
-            out.push_str("as both hold ");
-            digit_list(out, hint.digits & !extra)?;
-            out.push_str(", each keeps only that and its extra digits: ");
-        }
+        _ => {}
     }
     end(facts, out)
 }
 
+/// "BUG type 4: r9c1 holds 7, r9c5 holds 8, beyond a bivalue grave (…), so one of them
+/// takes its extra digit; 4 has no other place in row 9 than these two, so one of them is
+/// 4: each keeps only 4 and its extra digits: …" (the sentence from its cells on).
+fn bug4(facts: &Facts<'_>, (cells, extra): (&[u8], u16), out: &mut String) -> fmt::Result {
+    let hint = facts.hint;
+    let common = hint.digits & !extra;
+    write!(out, "{}: ", hint.technique.name())?;
+    for (i, &c) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let removed = facts
+            .eliminations
+            .iter()
+            .filter(|e| e.cell == c)
+            .fold(0u16, |m, e| m | 1 << (e.digit - 1));
+        let own = facts.board.cands[c as usize] & !removed & !common;
+        write!(out, "{} holds ", cell_name(c))?;
+        digit_list(out, own)?;
+    }
+    out.push_str(
+        ", beyond a bivalue grave (every other open cell two digits, each twice per house), so \
+         one of them takes its extra digit; ",
+    );
+    digit_list(out, common)?;
+    out.push_str(" has no other place");
+    if let Some(h) = Houses(hint.houses).iter().next() {
+        write!(out, " in {h:#}")?;
+    }
+    out.push_str(" than these two, so one of them is ");
+    digit_list(out, common)?;
+    out.push_str(": each keeps only ");
+    digit_list(out, common)?;
+    out.push_str(" and its extra digits: ");
+    end(facts, out)
+}
+
 /// "Aligned Pair Exclusion: r1c1 and r5c1 cannot take values that would repeat in a house or
-/// leave r1c5 or r5c5 (each seeing them all) empty: 3 is removed from r1c1."
+/// leave r1c5 or r5c5 (each seeing them all) empty: 3 is removed from r1c1." (only the
+/// excluders the removals rest on; each excluded combination is in the step's lines).
 pub(super) fn exclusion(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     let hint = facts.hint;
     let aligned = if hint.technique == Technique::AlignedPairExclusion {
@@ -155,10 +211,14 @@ pub(super) fn exclusion(facts: &Facts<'_>, out: &mut String) -> fmt::Result {
     };
     let cells = &hint.cells[..hint.n_cells as usize];
     let (aligned, excluders) = cells.split_at(aligned.min(cells.len()));
+    // Only the excluders some excluded combination would empty.
+    let needed =
+        crate::engines::rater::text::needed_excluders(hint, facts.board, facts.eliminations);
+    let excluders = excluders.iter().filter(|&&c| needed >> c & 1 == 1);
     write!(out, "{}: ", hint.technique.name())?;
     cell_list(out, aligned.iter().copied())?;
     out.push_str(" cannot take values that would repeat in a house or leave ");
-    super::or_list(out, excluders.iter().map(|&c| cell_name(c)))?;
+    super::or_list(out, excluders.map(|&c| cell_name(c)))?;
     out.push_str(" (each seeing them all) empty: ");
     end(facts, out)
 }
